@@ -1,0 +1,44 @@
+/// The rules for item ids (API.md): 1 to 255 characters, not only spaces and tabs, not `.` or `..`, and none of
+/// `+ ? \` " / \\` nor control characters (U+0000–U+001F, U+007F–U+009F).
+public enum ItemID {
+    /// Why `id` breaks the rules, or nil when it is valid.
+    public static func violation(in id: String) -> String? {
+        let count = id.count
+        if count == 0 { return "it is empty" }
+        if count > 255 { return "it is longer than 255 characters" }
+        if id == "." || id == ".." { return "it is \"\(id)\"" }
+        if id.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" }) { return "it is only whitespace" }
+        for scalar in id.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F: return "it contains the control character U+\(String(scalar.value, radix: 16, uppercase: true))"
+            case 0x2B, 0x3F, 0x60, 0x22, 0x2F, 0x5C: return "it contains the character \(scalar)"
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Whether `id` is a valid item id.
+    public static func isValid(_ id: String) -> Bool { violation(in: id) == nil }
+
+    /// The key ids are matched by: ids that differ only in case share a key.
+    static func key(_ id: String) -> String { id.lowercased() }
+}
+
+/// The rules for table names: 1 to 255 characters from letters, digits, `_`, `-` and `.`, not starting with `.`
+/// or `-`. Names starting with `__` are reserved for the sync engine's own tables.
+public enum TableName {
+    /// Whether `name` is a valid table name.
+    public static func isValid(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard let first = utf8.first, utf8.count <= 255, first != UInt8(ascii: "."), first != UInt8(ascii: "-")
+        else { return false }
+        return utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x5F || byte == 0x2D || byte == 0x2E
+        }
+    }
+
+    /// Whether `name` is reserved for the sync engine (starts with `__`).
+    public static func isReserved(_ name: String) -> Bool { name.hasPrefix("__") }
+}

@@ -1,0 +1,16 @@
+/// One change to a data source; ``SyncContextDataSource/apply(_:)`` applies a batch of them atomically.
+public enum StoreChange: Sendable, Hashable {
+    /// Inserts or replaces whole items, matched by `id` case-insensitively.
+    case upsert(table: String, items: [JSONObject])
+    /// Deletes items by id (case-insensitive); unknown ids are ignored.
+    case delete(table: String, ids: [String])
+    /// Deletes every item of the table matching the filter; nil deletes every item.
+    case deleteAll(table: String, matching: Filter?)
+
+    /// The table the change applies to.
+    public var table: String {
+        switch self {
+        case .upsert(let table, _), .delete(let table, _), .deleteAll(let table, _): return table
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// A local store the sync engine reads and writes: user tables plus the engine's own tables
+/// (`__operations`, `__errors`, `__config`), all as tables of JSON objects.
+///
+/// This protocol is open: implement it to keep data wherever you like, and run
+/// `DataSourceConformance.check(_:)` from `OfflineSyncTesting` in your tests to prove the promises below.
+///
+/// ## Implementation requirements
+/// - `apply` is **all or nothing**: validate the whole batch first (table names by ``TableName``, ids by
+///   ``ItemID``, items are objects with a string `id`), then apply every change in order or none of them, and make
+///   the result as durable as the store promises before returning.
+/// - Ids match **case-insensitively**; a stored item keeps the casing it was last written with.
+/// - `upsert` replaces whole items; reading a missing id returns `nil`; deleting a missing id is not an error.
+/// - `read(_:)` follows the local query rules: ``Filter/matches(_:)`` semantics, a total ordering
+///   (missing/null < bool < number < string < array < object), `skip`, `top`, `select` (listed fields plus `id`),
+///   and `totalCount` counting every match when asked for. ``Query/evaluate(over:)`` implements all of it.
+/// - Reading a table that has never been written returns no items (it is not an error).
+public protocol SyncContextDataSource: Sendable {
+    /// The item with `id` (matched case-insensitively) in `table`, or nil.
+    func read(table: String, id: String) async throws -> JSONObject?
+    /// The items of `query.table` matching the query.
+    func read(_ query: Query) async throws -> QueryResult
+    /// Applies every change or none, atomically, and durably as far as the store promises.
+    func apply(_ changes: [StoreChange]) async throws
+}

@@ -1,0 +1,110 @@
+/// Tables of items held in memory, with the validation and query rules every data source shares.
+///
+/// ``InMemoryDataSource`` is a thin actor around a `TableSet`; the journal store keeps one too and writes each
+/// batch to disk between ``validate(_:)`` and ``apply(_:)``.
+public struct TableSet: Sendable {
+    /// One table: items keyed by their lower-cased id.
+    private var tables: [String: [String: JSONObject]] = [:]
+
+    /// An empty set of tables.
+    public init() {}
+
+    /// The names of tables that hold at least one item.
+    public var tableNames: [String] {
+        tables.filter { !$0.value.isEmpty }.keys.sorted()
+    }
+
+    /// How many items `table` holds.
+    public func count(table: String) -> Int { tables[table]?.count ?? 0 }
+
+    /// Every item of `table`, in unspecified order.
+    public func items(table: String) -> Dictionary<String, JSONObject>.Values? { tables[table]?.values }
+
+    /// The item with `id` (case-insensitive), or nil.
+    public func item(table: String, id: String) -> JSONObject? {
+        tables[table]?[ItemID.key(id)]
+    }
+
+    /// Answers `query` with the local query rules.
+    /// - Throws: ``DataSourceError`` for an invalid table name or negative skip/top.
+    public func read(_ query: Query) throws(DataSourceError) -> QueryResult {
+        try Self.validateTable(query.table)
+        do { try query.validate() } catch { throw DataSourceError.invalidQuery(error) }
+        guard let table = tables[query.table] else {
+            return QueryResult(items: [], totalCount: query.includeTotalCount ? 0 : nil)
+        }
+        return query.evaluate(over: table.values)
+    }
+
+    /// Checks a whole batch without changing anything.
+    /// - Throws: ``DataSourceError`` naming the first problem.
+    public static func validate(_ changes: [StoreChange]) throws(DataSourceError) {
+        for change in changes {
+            try validateTable(change.table)
+            switch change {
+            case .upsert(let table, let items):
+                for item in items { try validateItem(item, table: table) }
+            case .delete(let table, let ids):
+                for id in ids where ItemID.violation(in: id) != nil {
+                    throw DataSourceError.invalidID(table: table, id: id, reason: ItemID.violation(in: id) ?? "")
+                }
+            case .deleteAll:
+                break
+            }
+        }
+    }
+
+    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail.
+    public mutating func apply(_ changes: [StoreChange]) {
+        for change in changes {
+            switch change {
+            case .upsert(let table, let items):
+                var contents = tables.removeValue(forKey: table) ?? [:]
+                contents.reserveCapacity(contents.count + items.count)
+                for item in items {
+                    guard case .string(let id)? = item["id"] else { continue }
+                    contents[ItemID.key(id)] = item
+                }
+                tables[table] = contents
+            case .delete(let table, let ids):
+                guard var contents = tables.removeValue(forKey: table) else { continue }
+                for id in ids { contents.removeValue(forKey: ItemID.key(id)) }
+                tables[table] = contents
+            case .deleteAll(let table, nil):
+                tables.removeValue(forKey: table)
+            case .deleteAll(let table, let filter?):
+                guard var contents = tables.removeValue(forKey: table) else { continue }
+                contents = contents.filter { !filter.matches($0.value) }
+                tables[table] = contents
+            }
+        }
+    }
+
+    static func validateTable(_ name: String) throws(DataSourceError) {
+        guard TableName.isValid(name) else { throw DataSourceError.invalidTableName(name) }
+    }
+
+    static func validateItem(_ item: JSONObject, table: String) throws(DataSourceError) {
+        guard let idValue = item["id"] else {
+            throw DataSourceError.invalidItem(table: table, reason: "it has no \"id\"")
+        }
+        guard case .string(let id) = idValue else {
+            throw DataSourceError.invalidItem(table: table, reason: "its \"id\" is not a string")
+        }
+        if let reason = ItemID.violation(in: id) {
+            throw DataSourceError.invalidID(table: table, id: id, reason: reason)
+        }
+        for value in item.values where !isStorable(value) {
+            throw DataSourceError.invalidItem(table: table, reason: "item \(id) holds NaN or infinity, which JSON cannot store")
+        }
+    }
+
+    private static func isStorable(_ value: JSONValue) -> Bool {
+        switch value {
+        case .double(let number): return number.isFinite
+        case .array(let array): return array.allSatisfy(isStorable)
+        case .object(let object): return object.values.allSatisfy(isStorable)
+        default: return true
+        }
+    }
+}

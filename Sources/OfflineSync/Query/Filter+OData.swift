@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The OData dialects servers speak: v2 for Azure Mobile Apps (ZUMO-API-VERSION 2.0.0), v4 for Datasync (3.0.0).
+public enum ODataDialect: Sendable, Hashable {
+    /// OData v3 syntax as the Azure Mobile Apps v2 clients write it (`substringof`, `datetimeoffset'…'`).
+    case v2
+    /// OData v4 syntax as the Datasync v3 clients write it (`contains`, `cast(…,Edm.DateTimeOffset)`).
+    case v3
+}
+
+extension Filter {
+    /// The OData `$filter` text the Azure Mobile Apps v2 client sends for this filter (not yet percent-encoded).
+    ///
+    /// Every binary node is parenthesised: `(text eq 'bob')`, `((a eq 1) and not((b eq null)))`,
+    /// `startswith(text,'a')`, `substringof('a',text)`. Quotes in strings are doubled. Dates, and strings compared
+    /// with `createdAt`/`updatedAt`, become `datetimeoffset'2026-01-01T00:00:00.000Z'`.
+    /// A field name that is not a valid identifier is never interpolated: it is written as a quoted string
+    /// literal, which matches nothing on the server. Call ``validate()`` first to get an error instead.
+    public var odata: String { odata(.v2) }
+
+    /// The `$filter` text for `dialect` (not yet percent-encoded); see ``odata``.
+    public func odata(_ dialect: ODataDialect) -> String {
+        switch self {
+        case .comparison(let field, let op, let value):
+            let literal: String
+            if case .string(let text) = value, Filter.isTimestampField(field.name),
+               let milliseconds = Timestamp.milliseconds(from: text) {
+                literal = Filter.dateLiteral(milliseconds, dialect)
+            } else {
+                literal = Filter.literal(value)
+            }
+            return "(\(Filter.fieldName(field)) \(op.rawValue) \(literal))"
+        case .dateComparison(let field, let op, let date):
+            let literal = Filter.dateLiteral(Timestamp.milliseconds(of: date), dialect)
+            return "(\(Filter.fieldName(field)) \(op.rawValue) \(literal))"
+        case .string(let field, let match, let text):
+            let name = Filter.fieldName(field), quoted = Filter.quoted(text)
+            switch (match, dialect) {
+            case (.contains, .v2): return "substringof(\(quoted),\(name))"
+            case (.contains, .v3): return "contains(\(name),\(quoted))"
+            case (.hasPrefix, _): return "startswith(\(name),\(quoted))"
+            case (.hasSuffix, _): return "endswith(\(name),\(quoted))"
+            }
+        case .and(let lhs, let rhs):
+            return "(\(lhs.odata(dialect)) and \(rhs.odata(dialect)))"
+        case .or(let lhs, let rhs):
+            return "(\(lhs.odata(dialect)) or \(rhs.odata(dialect)))"
+        case .not(let inner):
+            return "not(\(inner.odata(dialect)))"
+        }
+    }
+
+    static func fieldName(_ field: Field) -> String {
+        field.isValidIdentifier ? field.name : quoted(field.name)
+    }
+
+    static func quoted(_ text: String) -> String {
+        var result = "'"
+        for character in text {
+            result.append(character)
+            if character == "'" { result.append("'") }
+        }
+        return result + "'"
+    }
+
+    static func dateLiteral(_ milliseconds: Int64, _ dialect: ODataDialect) -> String {
+        let text = Timestamp.string(fromMilliseconds: milliseconds)
+        switch dialect {
+        case .v2: return "datetimeoffset'\(text)'"
+        case .v3: return "cast(\(text),Edm.DateTimeOffset)"
+        }
+    }
+
+    /// An OData literal for a JSON value. Arrays and objects have no OData literal; they are written as their
+    /// JSON text in quotes, which matches nothing on a server.
+    static func literal(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .double(let number):
+            guard number.isFinite else { return "null" }
+            let text = number.description
+            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
+        case .string(let text): return quoted(text)
+        case .array, .object: return quoted(value.jsonString(sortedKeys: true))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// The comparison semantics shared by filters and sorting (see API.md, "Comparison semantics").
+enum ValueComparison {
+    /// Compares two numbers exactly, an `Int64` with a `Double` included.
+    static func compareNumbers(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.double(let a), .double(let b)): return a < b ? -1 : (a == b ? 0 : (a > b ? 1 : nil))
+        case (.int(let a), .double(let b)): return compare(a, b)
+        case (.double(let a), .int(let b)): return compare(b, a).map { -$0 }
+        default: return nil
+        }
+    }
+
+    /// Exact comparison of an integer with a double (no rounding of large integers).
+    private static func compare(_ int: Int64, _ double: Double) -> Int? {
+        guard !double.isNaN else { return nil }
+        if double >= 9_223_372_036_854_775_808.0 { return -1 }
+        if double < -9_223_372_036_854_775_808.0 { return 1 }
+        let truncated = double.rounded(.towardZero)
+        let whole = Int64(truncated)
+        if int != whole { return int < whole ? -1 : 1 }
+        let fraction = double - truncated
+        return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
+    }
+
+    /// Compares strings by Unicode scalar order (equivalently, by UTF-8 bytes).
+    static func compareStrings(_ lhs: String, _ rhs: String) -> Int {
+        var lhs = lhs, rhs = rhs
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                let count = min(a.count, b.count)
+                if count > 0 {
+                    let result = memcmpBytes(a, b, count)
+                    if result != 0 { return result }
+                }
+                return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+            }
+        }
+    }
+
+    private static func memcmpBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> Int {
+        for index in 0..<count where a[index] != b[index] {
+            return a[index] < b[index] ? -1 : 1
+        }
+        return 0
+    }
+
+    /// Scalar-exact equality: numbers numerically, strings byte for byte, containers element-wise.
+    static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int, .int), (.int, .double), (.double, .int), (.double, .double):
+            return compareNumbers(lhs, rhs) == 0
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            for (key, value) in a {
+                guard let other = b[key], equal(value, other) else { return false }
+            }
+            return true
+        default: return false
+        }
+    }
+
+    /// Orders two values of the same orderable kind (numbers, strings, Booleans); nil when the kinds differ
+    /// or the kind is not ordered by filters (null, arrays, objects).
+    static func order(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
+        switch (lhs, rhs) {
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.string(let a), .string(let b)): return compareStrings(a, b)
+        default: return compareNumbers(lhs, rhs)
+        }
+    }
+
+    /// The total order used for sorting: null (and missing) < bool < number < string < array < object.
+    static func sortOrder(_ lhs: JSONValue, _ rhs: JSONValue) -> Int {
+        let lhsRank = rank(lhs), rhsRank = rank(rhs)
+        if lhsRank != rhsRank { return lhsRank < rhsRank ? -1 : 1 }
+        switch (lhs, rhs) {
+        case (.array(let a), .array(let b)):
+            for (x, y) in zip(a, b) {
+                let result = sortOrder(x, y)
+                if result != 0 { return result }
+            }
+            return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+        case (.object(let a), .object(let b)):
+            let aKeys = a.keys.sorted { compareStrings($0, $1) < 0 }
+            let bKeys = b.keys.sorted { compareStrings($0, $1) < 0 }
+            for (x, y) in zip(aKeys, bKeys) {
+                let keyOrder = compareStrings(x, y)
+                if keyOrder != 0 { return keyOrder }
+                let valueOrder = sortOrder(a[x] ?? .null, b[y] ?? .null)
+                if valueOrder != 0 { return valueOrder }
+            }
+            return aKeys.count < bKeys.count ? -1 : (aKeys.count == bKeys.count ? 0 : 1)
+        case (.double(let a), .double(let b)) where a.isNaN || b.isNaN:
+            return a.isNaN == b.isNaN ? 0 : (a.isNaN ? -1 : 1)
+        default:
+            return order(lhs, rhs) ?? 0
+        }
+    }
+
+    private static func rank(_ value: JSONValue) -> Int {
+        switch value {
+        case .null: return 0
+        case .bool: return 1
+        case .int, .double: return 2
+        case .string: return 3
+        case .array: return 4
+        case .object: return 5
+        }
+    }
+}
