@@ -2,32 +2,72 @@ extension Query {
     /// Runs this query over `items` with the local query rules: filter, then a total ordering by `orderBy`,
     /// then `skip` and `top`, then `select` (the listed fields plus `id`). `totalCount` counts every match.
     ///
-    /// Data sources that keep items in memory use this to answer ``SyncContextDataSource/read(_:)``.
+    /// Data sources that keep items in memory use this to answer ``SyncContextDataSource/read(_:)``. With an
+    /// ordering and a `top`, only the first `skip + top` items are kept while scanning (a bounded insertion sort),
+    /// so a "first 50 by date" query over many items does not sort them all.
     public func evaluate(over items: some Sequence<JSONObject>) -> QueryResult {
-        var matches: [JSONObject]
-        if let filter {
-            matches = items.filter { filter.matches($0) }
+        let skip = max(self.skip ?? 0, 0)
+        let keep = top.map { skip + max($0, 0) }
+        var total = 0
+        var ordered: [JSONObject]
+        if let keep, !orderBy.isEmpty {
+            var best = BoundedSortedItems(capacity: keep, orderBy: orderBy)
+            for item in items where filter?.matches(item) ?? true {
+                total += 1
+                best.insert(item)
+            }
+            ordered = best.items
         } else {
-            matches = Array(items)
-        }
-        let total = matches.count
-        if !orderBy.isEmpty {
-            let keys = orderBy
-            matches.sort { lhs, rhs in
-                for key in keys {
-                    let order = ValueComparison.sortOrder(lhs[key.field] ?? .null, rhs[key.field] ?? .null)
-                    if order != 0 { return key.ascending ? order < 0 : order > 0 }
-                }
-                return false
+            ordered = filter.map { filter in items.filter { filter.matches($0) } } ?? Array(items)
+            total = ordered.count
+            if !orderBy.isEmpty {
+                let keys = orderBy
+                ordered.sort { Query.precedes($0, $1, keys) }
             }
         }
-        let start = min(max(skip ?? 0, 0), matches.count)
-        let end = top.map { min(start + max($0, 0), matches.count) } ?? matches.count
-        var page = Array(matches[start..<end])
+        let start = min(skip, ordered.count)
+        let end = keep.map { min($0, ordered.count) } ?? ordered.count
+        var page = Array(ordered[start..<max(start, end)])
         if let select {
             let fields = Set(select + ["id"])
             page = page.map { item in item.filter { fields.contains($0.key) } }
         }
         return QueryResult(items: page, totalCount: includeTotalCount ? total : nil)
+    }
+
+    /// Whether `lhs` sorts before `rhs` by `keys` in the total order of the local query rules.
+    static func precedes(_ lhs: JSONObject, _ rhs: JSONObject, _ keys: [SortKey]) -> Bool {
+        for key in keys {
+            let order = ValueComparison.sortOrder(lhs[key.field] ?? .null, rhs[key.field] ?? .null)
+            if order != 0 { return key.ascending ? order < 0 : order > 0 }
+        }
+        return false
+    }
+}
+
+/// The first `capacity` items by an ordering, kept sorted while items stream in.
+private struct BoundedSortedItems {
+    let capacity: Int
+    let orderBy: [SortKey]
+    private(set) var items: [JSONObject] = []
+
+    init(capacity: Int, orderBy: [SortKey]) {
+        self.capacity = capacity
+        self.orderBy = orderBy
+    }
+
+    mutating func insert(_ item: JSONObject) {
+        guard capacity > 0 else { return }
+        if items.count == capacity {
+            // Not better than the current last: skip (ties keep the earlier item, as a stable sort would).
+            guard let last = items.last, Query.precedes(item, last, orderBy) else { return }
+            items.removeLast()
+        }
+        var low = 0, high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Query.precedes(item, items[middle], orderBy) { high = middle } else { low = middle + 1 }
+        }
+        items.insert(item, at: low)
     }
 }

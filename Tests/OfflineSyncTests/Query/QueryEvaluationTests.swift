@@ -1,0 +1,43 @@
+import Testing
+import OfflineSync
+
+struct QueryEvaluationTests {
+    /// Items with repeated and mixed-kind sort values, so ties and the kind order matter.
+    static func items(count: Int, seed: UInt64) -> [JSONObject] {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let kinds: [JSONValue] = [nil, true, false, 1, 2.5, "a", "B", [1], ["k": 1]]
+        return (0..<count).map { index in
+            var item: JSONObject = ["id": .string("id\(index)"), "n": .int(Int64(next() % 7)), "k": kinds[Int(next() % 9)]]
+            if next() % 5 == 0 { item["n"] = nil }
+            return item
+        }
+    }
+
+    @Test(arguments: [0, 1, 3, 10])
+    func topWithOrderingMatchesAFullSort(_ skip: Int) {
+        let items = Self.items(count: 300, seed: UInt64(skip) + 1)
+        let keys: [SortKey] = [.descending("n"), .ascending("k"), .ascending("id")]
+        for top in [0, 1, 7, 50, 400] {
+            let full = Query(table: "T", orderBy: keys).evaluate(over: items).items
+            let expected = Array(full.dropFirst(skip).prefix(top))
+            let page = Query(table: "T", orderBy: keys, skip: skip, top: top, includeTotalCount: true).evaluate(over: items)
+            #expect(page.items == expected, "skip \(skip) top \(top)")
+            #expect(page.totalCount == 300)
+        }
+    }
+
+    @Test func filterAppliesBeforePagingAndCounting() {
+        let items = Self.items(count: 200, seed: 9)
+        let filter = Field("n") >= 3
+        let matching = items.filter { filter.matches($0) }
+        let result = Query(table: "T", filter: filter, orderBy: [.ascending("id")], skip: 5, top: 10,
+                           includeTotalCount: true).evaluate(over: items)
+        #expect(result.totalCount == matching.count)
+        #expect(result.items.count == 10)
+        #expect(result.items.allSatisfy { filter.matches($0) })
+    }
+}
