@@ -139,18 +139,35 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible {
         return row
     }
 
+    /// Sends `urlRequest`, failing with `URLError(.timedOut)` when no answer arrived within the configured timeout.
+    private func exchange(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
+        let session = session, timeout = configuration.timeout
+        return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
+            group.addTask { try await session.data(for: urlRequest) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw URLError(.timedOut) }
+            return answer
+        }
+    }
+
     private func send(_ request: RemoteRequest) async throws -> RemoteResponse {
         guard let url = request.url(base: baseURL) else {
             throw HTTPRemoteError.unsupportedBaseURL(baseURL.absoluteString)
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: configuration.timeoutInterval)
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+        // A backstop only: the deadline is enforced by `exchange` (Linux URLSession truncates the interval to
+        // whole seconds and ignores it unless set through this setter).
+        urlRequest.timeoutInterval = (configuration.timeoutInterval + 1).rounded(.up)
         urlRequest.httpMethod = request.method
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         if let body = request.body { urlRequest.httpBody = Data(body) }
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await exchange(urlRequest)
         } catch {
             throw TransportPolicy.networkError(error, request: request, timeout: configuration.timeoutInterval)
         }

@@ -128,9 +128,48 @@ struct HTTPEndToEndTests {
         await #expect {
             _ = try await remote.read(Query(table: "T"))
         } throws: { error in
-            guard case RemoteError.network = error else { return false }
-            return true
+            guard case RemoteError.network(let message) = error else { return false }
+            return message.hasPrefix("GET /tables/T ") && message.contains("refused")
         }
+    }
+
+    @Test func configuredTimeoutEndsAStalledRequest() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer { _ in
+            release.wait()
+            return ServerResponse(status: 200, body: Array("[]".utf8))
+        }
+        defer {
+            release.signal()
+            server.stop()
+        }
+        let remote = HTTPRemote(baseURL: server.baseURL, configuration: HTTPRemoteConfiguration(timeout: .milliseconds(300)))
+        await #expect {
+            _ = try await remote.read(Query(table: "T"))
+        } throws: { error in
+            guard case RemoteError.network(let message) = error else { return false }
+            return message == "GET /tables/T timed out after 0.3 s."
+        }
+    }
+
+    @Test func cancellingTheTaskEndsAnInFlightRequest() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        let server = try LoopbackHTTPServer { _ in
+            arrived.yield()
+            release.wait()
+            return ServerResponse(status: 200, body: Array("[]".utf8))
+        }
+        defer {
+            release.signal()
+            server.stop()
+        }
+        let remote = HTTPRemote(baseURL: server.baseURL)
+        let task = Task { try await remote.read(Query(table: "T")) }
+        for await _ in arrivals { break }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
     }
 
     // The full offline cycle through the sync engine, for when `SyncContext` is on this branch (the engine lives on
