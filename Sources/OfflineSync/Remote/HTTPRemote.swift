@@ -67,6 +67,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible {
     /// `POST /tables/{table}`; returns the server's copy, its `version` taken from the `ETag` when sent.
     /// - Throws: ``RemoteError`` for the server's answer (`.conflict` with the server's row for an existing id),
     ///   ``HTTPRemoteError`` when the request cannot be sent, `CancellationError` when the task is cancelled.
+    @discardableResult
     public func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
         let request = try builder().insert(item, table: table)
         return try await resolve(decoder.item(try await send(request), for: request), request)
@@ -74,6 +75,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible {
 
     /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}` with `If-Match` from `item["version"]`; returns the server's copy.
     /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch.
+    @discardableResult
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
         let request = try builder().update(item, table: table)
         return try await resolve(decoder.item(try await send(request), for: request), request)

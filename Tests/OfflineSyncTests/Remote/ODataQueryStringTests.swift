@@ -78,7 +78,8 @@ struct ODataQueryStringTests {
     }
 
     /// Non-incremental pulls page with skip and top (model-system.md §12.6).
-    @Test(arguments: [(50, 0), (50, 50), (48, 100), (10, 112)])
+    @Test(arguments: [(50, 0), (50, 50), (48, 100), (10, 112), (50, 25), (40, 60), (25, 0), (10, 10), (10, 20),
+                      (50, 12), (50, 62), (51, 0)])
     func plainPullPages(top: Int, skip: Int) {
         let query = Query(table: "TodoItem", skip: skip, top: top, includeDeleted: true)
         #expect(text(query) == "$skip=\(skip)&$top=\(top)&__includeDeleted=true")
