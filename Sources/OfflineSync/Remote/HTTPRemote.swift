@@ -23,7 +23,7 @@ public import FoundationNetworking
 /// - Security: a token is never sent over plain `http` to a host other than a loopback address unless
 ///   ``HTTPRemoteConfiguration/allowsInsecureToken`` is set; it never appears in an error message or in
 ///   ``description``. `nextLink`s to another server are refused. Redirects are left to the `URLSession`.
-public struct HTTPRemote: SyncRemote, CustomStringConvertible {
+public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable {
     /// The server's root URL (`https://host` or `https://host/prefix`); tables live under `/tables/`.
     public let baseURL: URL
     /// The protocol version spoken.
@@ -62,6 +62,12 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible {
     /// The base URL, the version and whether a token is set (never the token).
     public var description: String {
         "HTTPRemote(\(baseURL.absoluteString), \(apiVersion), token: \(authToken == nil ? "none" : "set"))"
+    }
+
+    /// A mirror without the token, so `dump` and debuggers never show it.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["baseURL": baseURL, "apiVersion": apiVersion, "configuration": configuration,
+                                "hasToken": authToken != nil], displayStyle: .struct)
     }
 
     /// `POST /tables/{table}`; returns the server's copy, its `version` taken from the `ETag` when sent.

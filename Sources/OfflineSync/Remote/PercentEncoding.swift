@@ -16,10 +16,11 @@ enum PercentEncoding {
     /// Encodes only what can never appear literally in a URL (spaces, quotes, `<`, `>`, non-ASCII, …), keeping
     /// existing `%XX` escapes and the reserved characters: for links a server wrote.
     static func invalidURLCharacters(_ text: String) -> String {
-        encode(text) { byte in
-            isUnreserved(byte) || byte == 0x25 || Array(":/?#[]@!$&'()*+,;=".utf8).contains(byte)
-        }
+        encode(text) { byte in isUnreserved(byte) || byte == 0x25 || reserved.contains(byte) }
     }
+
+    /// RFC 3986 reserved characters.
+    private static let reserved = Set(":/?#[]@!$&'()*+,;=".utf8)
 
     static func isUnreserved(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

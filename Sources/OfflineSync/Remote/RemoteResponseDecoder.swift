@@ -126,7 +126,7 @@ struct RemoteResponseDecoder: Sendable {
     }
 
     /// The message of an error answer, as the reference clients take it: a JSON string body, else `error`,
-    /// `description`, `message`, `Message`, `detail` or `title` of an object body, else the text body, else a
+    /// `description`, `message`, `Message`, `detail` or `title` of an object body, or `error.message`, else the text body, else a
     /// sentence with the status. Never longer than 500 characters; the token is never repeated.
     func message(_ response: RemoteResponse) -> String {
         var text: String?
@@ -136,6 +136,9 @@ struct RemoteResponseDecoder: Sendable {
             case .object(let object):
                 for key in ["error", "description", "message", "Message", "detail", "title"] {
                     if let string = object[key]?.stringValue, !string.isEmpty { text = string; break }
+                }
+                if text == nil, let nested = object["error"]?.objectValue?["message"]?.stringValue, !nested.isEmpty {
+                    text = nested
                 }
             default: break
             }

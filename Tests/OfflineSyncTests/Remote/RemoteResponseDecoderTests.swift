@@ -67,7 +67,7 @@ struct RemoteResponseDecoderTests {
     @Test(arguments: [
         ("\"plain json string\"", "plain json string"), ("{\"error\":\"e\",\"message\":\"m\"}", "e"),
         ("{\"description\":\"d\"}", "d"), ("{\"Message\":\"M\"}", "M"), ("{\"title\":\"t\"}", "t"),
-        ("  text body \n", "text body"), ("{\"other\":1}", "{\"other\":1}"),
+        ("  text body \n", "text body"), ("{\"error\":{\"code\":\"X\",\"message\":\"nested\"}}", "nested"), ("{\"other\":1}", "{\"other\":1}"),
     ])
     func messagesComeFromTheBody(body: String, message: String) {
         #expect(decoder.message(response(500, body)) == message)

@@ -56,6 +56,10 @@ struct TransportPolicyTests {
     @Test func descriptionNeverShowsTheToken() throws {
         let remote = HTTPRemote(baseURL: try #require(URL(string: "https://h")), authToken: "s3cret")
         #expect(!remote.description.contains("s3cret"))
+        var dumped = ""
+        dump(remote, to: &dumped)
+        #expect(!dumped.contains("s3cret"))
+        #expect(!String(reflecting: remote).contains("s3cret"))
         #expect(!String(describing: HTTPRemoteError.insecureTokenTransport(host: "h")).contains("s3cret"))
     }
 
