@@ -96,3 +96,42 @@ struct TransportPolicyTests {
         #expect(TransportPolicy.networkError(CancellationError(), request: request, timeout: 1) is CancellationError)
     }
 }
+
+/// Installation ids kept across launches.
+struct InstallationIDTests {
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("installation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func storedIDIsMadeOnceAndKept() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try InstallationID.stored(in: directory)
+        #expect(try InstallationID.stored(in: directory) == first)
+        #expect(UUID(uuidString: first) != nil)
+    }
+
+    @Test(arguments: ["", "has space", "line\nbreak", String(repeating: "x", count: 129)])
+    func unusableStoredIDIsReplaced(content: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(content.utf8).write(to: directory.appendingPathComponent(InstallationID.fileName))
+        let id = try InstallationID.stored(in: directory)
+        #expect(id != content)
+        #expect(try InstallationID.stored(in: directory) == id)
+    }
+
+    @Test func surroundingWhiteSpaceIsIgnored() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("my-id\n".utf8).write(to: directory.appendingPathComponent(InstallationID.fileName))
+        #expect(try InstallationID.stored(in: directory) == "my-id")
+    }
+
+    @Test func unwritableDirectoryThrows() {
+        let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/deeper")
+        #expect(throws: (any Error).self) { try InstallationID.stored(in: missing) }
+    }
+}
