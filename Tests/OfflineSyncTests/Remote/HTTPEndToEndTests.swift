@@ -133,6 +133,60 @@ struct HTTPEndToEndTests {
         }
     }
 
+    @Test func v3InsertReplaceConflictDeleteGoneAndNextLinkPaging() async throws {
+        let server = try TableProtocolServer(version: .v3, token: "v3-token", pageSize: 2)
+        defer { server.stop() }
+        let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: .v3, authToken: "v3-token")
+
+        let inserted = try await remote.insert(["id": "a1", "text": "buy milk", "note": "n"], table: "TodoItem")
+        #expect(inserted["version"] == "v1")
+        await #expect {
+            try await remote.insert(["id": "a1", "text": "other"], table: "TodoItem")
+        } throws: { error in
+            guard case RemoteError.conflict(let row?) = error else { return false }
+            return row["text"] == "buy milk" && row["version"] == "v1"
+        }
+        #expect(!server.requests.contains { $0.hasPrefix("GET") }, "v3's 409 carries the row: no lookup")
+
+        // PUT replaces the whole item: "note" is gone.
+        let replaced = try await remote.update(["id": "a1", "text": "buy oat milk", "version": "v1"], table: "TodoItem")
+        #expect(replaced["note"] == nil)
+        #expect(replaced["version"] == "v2")
+        await #expect {
+            try await remote.update(["id": "a1", "text": "stale", "version": "v1"], table: "TodoItem")
+        } throws: { error in
+            guard case RemoteError.preconditionFailed(let row?) = error else { return false }
+            return row["version"] == "v2"
+        }
+        try await remote.delete(id: "a1", version: "v2", table: "TodoItem")
+        await #expect {
+            try await remote.delete(id: "a1", version: nil, table: "TodoItem")
+        } throws: { error in
+            guard case RemoteError.gone = error else { return false }
+            return true
+        }
+
+        // Five more rows, pages of two: follow nextLink until there is none.
+        for index in 1...5 { _ = try await remote.insert(["id": .string("b\(index)")], table: "TodoItem") }
+        var page = try await remote.read(Query(table: "TodoItem", orderBy: [.ascending("id")], includeTotalCount: true,
+                                               includeDeleted: true))
+        var ids = page.items.compactMap { $0["id"]?.stringValue }
+        #expect(page.totalCount == 6)
+        while let link = page.nextLink {
+            page = try await remote.read(nextLink: link, table: "TodoItem")
+            ids += page.items.compactMap { $0["id"]?.stringValue }
+        }
+        #expect(ids == ["a1", "b1", "b2", "b3", "b4", "b5"])
+
+        // The v3 delta filter, with gt and cast(…).
+        let since = try #require(replaced["updatedAt"]?.stringValue)
+        let delta = try await remote.read(Query(table: "TodoItem", filter: Field("updatedAt") > .string(since),
+                                                orderBy: [.ascending("updatedAt")], skip: 0, top: 50,
+                                                includeDeleted: true))
+        #expect(delta.items.first?["id"] == "a1")
+        #expect(delta.items.first?["deleted"] == true)
+    }
+
     @Test func configuredTimeoutEndsAStalledRequest() async throws {
         let release = DispatchSemaphore(value: 0)
         let server = try LoopbackHTTPServer { _ in

@@ -1,11 +1,17 @@
 import Foundation
 import OfflineSync
 
-/// Enough of the v2 table protocol (Node server semantics) on a ``LoopbackHTTPServer`` for end-to-end tests:
-/// POST insert (409 echoing the request for an existing id), GET by id, PATCH with If-Match (412 with the row),
-/// soft DELETE with If-Match, and queries with `updatedAt ge datetimeoffset'…'`, `$orderby`, `$skip`, `$top`,
-/// `$inlinecount=allpages` and `__includeDeleted=true`. Versions are `v1`, `v2`, …; every write moves a clock one
-/// millisecond from 2024-01-01.
+/// Enough of the table protocol on a ``LoopbackHTTPServer`` for end-to-end tests, in either dialect.
+///
+/// - v2 (Node server semantics): POST insert (409 echoing the request for an existing id), GET by id, PATCH with
+///   If-Match (412 with the row), soft DELETE (404 once deleted), queries answered as an array or
+///   `{results, count}` with `$inlinecount=allpages`, `__includeDeleted=true`, token in `X-ZUMO-AUTH`.
+/// - v3 (Toolkit semantics): 409 with the existing entity, PUT instead of PATCH, 410 for soft-deleted rows, queries
+///   answered as `{items, count, nextLink}` with `$count=true` and a bare-query-string `nextLink`,
+///   `__includedeleted=true`, token in `Authorization: Bearer`.
+/// - Filters: only `updatedAt ge|gt <date literal>` (either dialect's literal) is understood; `$orderby` sorts by
+///   `updatedAt` (then id) when it names it, else by id; pages hold at most `pageSize` rows.
+/// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01.
 final class TableProtocolServer: @unchecked Sendable {
     private let lock = NSLock()
     private var tables: [String: [String: JSONObject]] = [:]
@@ -13,11 +19,15 @@ final class TableProtocolServer: @unchecked Sendable {
     private var versionCounter = 0
     private var log: [String] = []
     private let token: String?
+    private let version: APIVersion
+    private let pageSize: Int
     private var server: LoopbackHTTPServer?
 
-    /// Starts a server; requests must carry `X-ZUMO-AUTH: token` when a token is given.
-    init(token: String? = nil) throws {
+    /// Starts a server speaking `version`; requests must carry `token` when one is given.
+    init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50) throws {
+        self.version = version
         self.token = token
+        self.pageSize = pageSize
         server = try LoopbackHTTPServer { [weak self] request in
             self?.handle(request) ?? ServerResponse(status: 503)
         }
@@ -29,27 +39,36 @@ final class TableProtocolServer: @unchecked Sendable {
     /// One line per request: `METHOD path?query` (percent-encoded as received).
     var requests: [String] { lock.withLock { log } }
 
-    /// The stored rows of `table`, deleted ones included, by id.
+    /// The stored rows of `table`, deleted ones included, by lower-cased id.
     func rows(_ table: String) -> [String: JSONObject] { lock.withLock { tables[table] ?? [:] } }
 
     /// Stops the server and waits for its thread to end.
     func stop() { server?.stop() }
 
+    private var includeDeletedName: String { version == .v2 ? "__includeDeleted" : "__includedeleted" }
+
     private func handle(_ request: ServerRequest) -> ServerResponse {
         lock.withLock {
             log.append(request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query))
-            guard request.headers["zumo-api-version"] == "2.0.0" else { return Self.error(400, "ZUMO-API-VERSION") }
-            if let token, request.headers["x-zumo-auth"] != token { return Self.error(401, "Unauthorized") }
+            guard request.headers["zumo-api-version"] == version.headerValue else {
+                return Self.error(400, "ZUMO-API-VERSION")
+            }
+            if let token {
+                let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
+                if sent != (version == .v2 ? token : "Bearer " + token) { return Self.error(401, "Unauthorized") }
+            }
             let segments = request.path.split(separator: "/").map { Self.percentDecoded(String($0)) }
             guard segments.count >= 2, segments[0] == "tables" else { return Self.error(404, "no route") }
             let table = segments[1]
             let id = segments.count > 2 ? segments[2] : nil
             let query = Self.queryPairs(request.query)
+            let includeDeleted = query[includeDeletedName] == "true"
             switch (request.method, id) {
             case ("POST", nil): return insert(request, table: table)
-            case ("GET", nil): return read(table: table, query: query)
-            case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: query["__includeDeleted"] == "true")
-            case ("PATCH", let id?): return update(request, table: table, id: id)
+            case ("GET", nil): return read(table: table, query: query, rawQuery: request.query)
+            case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: includeDeleted)
+            case ("PATCH", let id?) where version == .v2: return update(request, table: table, id: id)
+            case ("PUT", let id?) where version == .v3: return update(request, table: table, id: id)
             case ("DELETE", let id?): return delete(request, table: table, id: id)
             default: return Self.error(405, "method not allowed")
             }
@@ -59,40 +78,54 @@ final class TableProtocolServer: @unchecked Sendable {
     private func insert(_ request: ServerRequest, table: String) -> ServerResponse {
         guard case .object(var item)? = try? JSONValue(parsing: request.body) else { return Self.error(400, "bad body") }
         let id = item["id"]?.stringValue ?? UUID().uuidString.lowercased()
-        if tables[table]?[id.lowercased()] != nil { return Self.json(409, .object(item)) }
+        if let existing = tables[table]?[id.lowercased()] {
+            return version == .v2 ? Self.json(409, .object(item)) : Self.row(409, existing)
+        }
         item["id"] = .string(id)
         clock += 1
-        item["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock))
+        if version == .v2 { item["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock)) }
         stamp(&item)
         item["deleted"] = false
         tables[table, default: [:]][id.lowercased()] = item
         return Self.row(201, item)
     }
 
-    private func lookup(table: String, id: String, includeDeleted: Bool) -> ServerResponse {
-        guard let row = tables[table]?[id.lowercased()], includeDeleted || row["deleted"] != true else {
-            return Self.error(404, "The item does not exist")
+    /// The live row, or the answer for a missing (404) or soft-deleted (v2 404, v3 410) one.
+    private func liveRow(table: String, id: String, includeDeleted: Bool = false) -> Result<JSONObject, Failure> {
+        guard let row = tables[table]?[id.lowercased()] else {
+            return .failure(Failure(response: Self.error(404, "The item does not exist")))
         }
-        return Self.row(200, row)
+        if row["deleted"] == true, !includeDeleted {
+            return .failure(Failure(response: version == .v2 ? Self.error(404, "The item does not exist")
+                                                             : ServerResponse(status: 410)))
+        }
+        return .success(row)
+    }
+
+    private func lookup(table: String, id: String, includeDeleted: Bool) -> ServerResponse {
+        switch liveRow(table: table, id: id, includeDeleted: includeDeleted) {
+        case .failure(let failure): return failure.response
+        case .success(let row): return Self.row(200, row)
+        }
     }
 
     private func update(_ request: ServerRequest, table: String, id: String) -> ServerResponse {
-        guard var row = tables[table]?[id.lowercased()], row["deleted"] != true else {
-            return Self.error(404, "The item does not exist")
+        guard case .success(var row) = liveRow(table: table, id: id) else {
+            return lookup(table: table, id: id, includeDeleted: false)
         }
         if let failed = preconditionFailure(request, row) { return failed }
         guard case .object(let changes)? = try? JSONValue(parsing: request.body) else { return Self.error(400, "bad body") }
-        for (key, value) in changes where !["createdAt", "updatedAt", "deleted", "version", "id"].contains(key) {
-            row[key] = value
-        }
+        let system: Set<String> = ["createdAt", "updatedAt", "deleted", "version", "id"]
+        if version == .v3 { row = row.filter { system.contains($0.key) } }   // PUT replaces the whole item
+        for (key, value) in changes where !system.contains(key) { row[key] = value }
         stamp(&row)
         tables[table]?[id.lowercased()] = row
         return Self.row(200, row)
     }
 
     private func delete(_ request: ServerRequest, table: String, id: String) -> ServerResponse {
-        guard var row = tables[table]?[id.lowercased()], row["deleted"] != true else {
-            return Self.error(404, "The item does not exist")
+        guard case .success(var row) = liveRow(table: table, id: id) else {
+            return lookup(table: table, id: id, includeDeleted: false)
         }
         if let failed = preconditionFailure(request, row) { return failed }
         row["deleted"] = true
@@ -101,14 +134,15 @@ final class TableProtocolServer: @unchecked Sendable {
         return ServerResponse(status: 204)
     }
 
-    private func read(table: String, query: [String: String]) -> ServerResponse {
+    private func read(table: String, query: [String: String], rawQuery: String) -> ServerResponse {
         var rows = Array((tables[table] ?? [:]).values)
-        if query["__includeDeleted"] != "true" { rows.removeAll { $0["deleted"] == true } }
-        if let filter = query["$filter"], let range = filter.range(of: "updatedAt ge datetimeoffset'") {
-            let rest = filter[range.upperBound...]
-            let since = rest.prefix { $0 != "'" }
-            guard let bound = Timestamp.milliseconds(from: String(since)) else { return Self.error(400, "bad date") }
-            rows.removeAll { (Timestamp.milliseconds(from: $0["updatedAt"]?.stringValue ?? "") ?? 0) < bound }
+        if query[includeDeletedName] != "true" { rows.removeAll { $0["deleted"] == true } }
+        if let filter = query["$filter"] {
+            guard let (strict, bound) = Self.deltaBound(filter) else { return Self.error(400, "unsupported filter") }
+            rows.removeAll { row in
+                let updated = Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0
+                return strict ? updated <= bound : updated < bound
+            }
         }
         let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
         if query["$orderby"]?.hasPrefix("updatedAt") == true {
@@ -118,12 +152,25 @@ final class TableProtocolServer: @unchecked Sendable {
         }
         let count = rows.count
         let skip = Int(query["$skip"] ?? "0") ?? 0
-        let top = min(Int(query["$top"] ?? "50") ?? 50, 50)
-        let page = Array(rows.dropFirst(skip).prefix(top)).map(JSONValue.object)
-        if query["$inlinecount"] == "allpages" {
-            return Self.json(200, ["results": .array(page), "count": .int(Int64(count))])
+        let top = Int(query["$top"] ?? "\(Int.max)") ?? Int.max
+        let page = Array(rows.dropFirst(skip).prefix(min(top, pageSize))).map(JSONValue.object)
+        switch version {
+        case .v2:
+            if query["$inlinecount"] == "allpages" {
+                return Self.json(200, ["results": .array(page), "count": .int(Int64(count))])
+            }
+            return Self.json(200, .array(page))
+        case .v3:
+            var body: JSONObject = ["items": .array(page)]
+            if query["$count"] == "true" { body["count"] = .int(Int64(count)) }
+            let next = skip + page.count
+            if next < count, page.count < top {
+                let kept = rawQuery.split(separator: "&").filter { !$0.hasPrefix("$skip=") && !$0.hasPrefix("$top=") }
+                let remaining = top == Int.max ? [] : ["$top=\(top - page.count)"]
+                body["nextLink"] = .string((kept.map(String.init) + ["$skip=\(next)"] + remaining).joined(separator: "&"))
+            }
+            return Self.json(200, .object(body))
         }
-        return Self.json(200, .array(page))
     }
 
     private func preconditionFailure(_ request: ServerRequest, _ row: JSONObject) -> ServerResponse? {
@@ -137,6 +184,24 @@ final class TableProtocolServer: @unchecked Sendable {
         versionCounter += 1
         item["updatedAt"] = .string(Timestamp.string(fromMilliseconds: clock))
         item["version"] = .string("v\(versionCounter)")
+    }
+
+    /// `(strict, milliseconds)` of a filter `updatedAt ge|gt datetimeoffset'…'` or `… cast(…,Edm.DateTimeOffset)`,
+    /// possibly inside a larger filter.
+    private static func deltaBound(_ filter: String) -> (Bool, Int64)? {
+        for (op, strict) in [("updatedAt ge ", false), ("updatedAt gt ", true)] {
+            guard let range = filter.range(of: op) else { continue }
+            var rest = filter[range.upperBound...]
+            if rest.hasPrefix("datetimeoffset'") {
+                rest = rest.dropFirst("datetimeoffset'".count)
+                return Timestamp.milliseconds(from: String(rest.prefix { $0 != "'" })).map { (strict, $0) }
+            }
+            if rest.hasPrefix("cast(") {
+                rest = rest.dropFirst("cast(".count)
+                return Timestamp.milliseconds(from: String(rest.prefix { $0 != "," })).map { (strict, $0) }
+            }
+        }
+        return nil
     }
 
     private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {
@@ -165,4 +230,9 @@ final class TableProtocolServer: @unchecked Sendable {
     private static func percentDecoded(_ text: String) -> String {
         text.removingPercentEncoding ?? text
     }
+}
+
+/// A server answer carried as an error value.
+private struct Failure: Error {
+    var response: ServerResponse
 }
