@@ -52,6 +52,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var reuse: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -86,9 +89,32 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return !stopping
         }
         guard first else { return }
+        wakeAcceptingThread()
         shutdown(listener, Int32(SHUT_RDWR))
         finished.wait()
         close(listener)
+    }
+
+    /// Connects to the server once, so a thread blocked in `accept` returns and sees that the server is stopping
+    /// (on Darwin `shutdown` does not wake `accept`).
+    private func wakeAcceptingThread() {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     private var isStopping: Bool { lock.withLock { stopping } }
@@ -113,6 +139,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private func handle(_ connection: Int32) {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+        var noSignal: Int32 = 1
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         let response: ServerResponse
         if let request = read(connection) {
             response = handler(request)
