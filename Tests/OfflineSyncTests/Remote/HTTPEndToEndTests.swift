@@ -220,9 +220,14 @@ struct HTTPEndToEndTests {
         }
         let remote = HTTPRemote(baseURL: server.baseURL)
         let task = Task { try await remote.read(Query(table: "T")) }
+        let watcher = Task {
+            _ = await task.result
+            arrived.finish()   // never wait for an arrival that cannot come
+        }
         for await _ in arrivals { break }
         task.cancel()
         let result = await task.result
+        await watcher.value
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
