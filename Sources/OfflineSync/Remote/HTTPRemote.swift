@@ -33,7 +33,8 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     private let authToken: String?
     private let session: URLSession
 
-    /// Creates a remote with its own ephemeral `URLSession` and the default ``HTTPRemoteConfiguration``.
+    /// Creates a remote with the default ``HTTPRemoteConfiguration`` and a shared ephemeral `URLSession` without
+    /// cookies or cache.
     /// - Parameters:
     ///   - baseURL: the server's root URL.
     ///   - apiVersion: `.v2` (Azure Mobile Apps) or `.v3` (Datasync).
@@ -49,15 +50,26 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
                   configuration: HTTPRemoteConfiguration(), session: session)
     }
 
-    /// Creates a remote with a ``HTTPRemoteConfiguration``; `session` nil means a new ephemeral session.
+    /// Creates a remote with a ``HTTPRemoteConfiguration``; `session` nil means the shared ephemeral session.
     public init(baseURL: URL, apiVersion: APIVersion = .v2, authToken: String? = nil,
                 configuration: HTTPRemoteConfiguration, session: URLSession? = nil) {
         self.baseURL = baseURL
         self.apiVersion = apiVersion
         self.authToken = authToken
         self.configuration = configuration
-        self.session = session ?? URLSession(configuration: .ephemeral)
+        self.session = session ?? HTTPRemote.defaultSession
     }
+
+    /// The session of remotes created without one: ephemeral, shared by them all, without cookies or a cache
+    /// (so nothing one server sets travels to another).
+    private static let defaultSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
 
     /// The base URL, the version and whether a token is set (never the token).
     public var description: String {
