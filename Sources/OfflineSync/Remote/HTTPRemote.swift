@@ -146,6 +146,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
         case .failure(let error): throw error
         case .conflictWithoutRow(let status):
             let row = await serverRow(table: request.table, id: request.itemID)
+            try Task.checkCancellation()
             throw status == 409 ? RemoteError.conflict(serverItem: row) : RemoteError.preconditionFailed(serverItem: row)
         }
     }
