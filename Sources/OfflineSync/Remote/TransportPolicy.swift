@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The checks ``HTTPRemote`` makes before sending, and how transport failures become ``RemoteError/network(_:)``.
+enum TransportPolicy {
+    /// Throws when the base URL is not http(s) with a host, a header value holds a control character, or a token
+    /// would go over plain `http` to a host that is not a loopback address (unless allowed).
+    static func check(baseURL: URL, authToken: String?, configuration: HTTPRemoteConfiguration) throws(HTTPRemoteError) {
+        guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = baseURL.host, !host.isEmpty
+        else { throw HTTPRemoteError.unsupportedBaseURL(baseURL.absoluteString) }
+        if let authToken, !isHeaderSafe(authToken) { throw HTTPRemoteError.invalidHeaderValue(name: "auth token") }
+        if !isHeaderSafe(configuration.installationID) {
+            throw HTTPRemoteError.invalidHeaderValue(name: "installation id")
+        }
+        if authToken != nil, scheme == "http", !configuration.allowsInsecureToken, !isLoopback(host) {
+            throw HTTPRemoteError.insecureTokenTransport(host: host)
+        }
+    }
+
+    /// Whether `host` names this machine: `localhost`, `127.x.y.z` or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in part.count <= 3 && UInt8(part) != nil }
+    }
+
+    /// Whether `value` can be a header value: no control characters (so no line breaks).
+    static func isHeaderSafe(_ value: String) -> Bool {
+        !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// The error a failed `URLSession` call stands for: `CancellationError` when the task was cancelled, else
+    /// ``RemoteError/network(_:)`` naming the request (never its headers).
+    static func networkError(_ error: any Error, request: RemoteRequest, timeout: Double) -> any Error {
+        if error is CancellationError { return error }
+        guard let urlError = error as? URLError else {
+            return RemoteError.network("\(request.summary) failed: \(error).")
+        }
+        let reason: String
+        switch urlError.code {
+        case .cancelled:
+            return Task.isCancelled ? CancellationError() : RemoteError.network("\(request.summary) was cancelled.")
+        case .timedOut:
+            reason = "timed out after \(timeout.formatted(.number.precision(.fractionLength(0...3)))) s"
+        case .notConnectedToInternet: reason = "failed: the device is offline"
+        case .cannotFindHost, .dnsLookupFailed: reason = "failed: the host name could not be resolved"
+        case .cannotConnectToHost: reason = "failed: the server refused the connection"
+        case .networkConnectionLost: reason = "failed: the connection was lost"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            reason = "failed: the TLS connection could not be established"
+        default: reason = "failed (URLError \(urlError.code.rawValue))"
+        }
+        return RemoteError.network("\(request.summary) \(reason).")
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import OfflineSync
+
+/// Enough of the table protocol on a ``LoopbackHTTPServer`` for end-to-end tests, in either dialect.
+///
+/// - v2 (Node server semantics): POST insert (409 echoing the request for an existing id), GET by id, PATCH with
+///   If-Match (412 with the row), soft DELETE (404 once deleted), queries answered as an array or
+///   `{results, count}` with `$inlinecount=allpages`, `__includeDeleted=true`, token in `X-ZUMO-AUTH`.
+/// - v3 (Toolkit semantics): 409 with the existing entity, PUT instead of PATCH, 410 for soft-deleted rows, queries
+///   answered as `{items, count, nextLink}` with `$count=true` and a bare-query-string `nextLink`,
+///   `__includedeleted=true`, token in `Authorization: Bearer`.
+/// - Filters: only `updatedAt ge|gt <date literal>` (either dialect's literal) is understood; `$orderby` sorts by
+///   `updatedAt` (then id) when it names it, else by id; pages hold at most `pageSize` rows.
+/// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01.
+final class TableProtocolServer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tables: [String: [String: JSONObject]] = [:]
+    private var clock: Int64 = 1_704_067_200_000
+    private var versionCounter = 0
+    private var log: [String] = []
+    private let token: String?
+    private let version: APIVersion
+    private let pageSize: Int
+    private var server: LoopbackHTTPServer?
+
+    /// Starts a server speaking `version`; requests must carry `token` when one is given.
+    init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50) throws {
+        self.version = version
+        self.token = token
+        self.pageSize = pageSize
+        server = try LoopbackHTTPServer { [weak self] request in
+            self?.handle(request) ?? ServerResponse(status: 503)
+        }
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: URL { server?.baseURL ?? URL(fileURLWithPath: "/") }
+
+    /// One line per request: `METHOD path?query` (percent-encoded as received).
+    var requests: [String] { lock.withLock { log } }
+
+    /// The stored rows of `table`, deleted ones included, by lower-cased id.
+    func rows(_ table: String) -> [String: JSONObject] { lock.withLock { tables[table] ?? [:] } }
+
+    /// Stops the server and waits for its thread to end.
+    func stop() { server?.stop() }
+
+    private var includeDeletedName: String { version == .v2 ? "__includeDeleted" : "__includedeleted" }
+
+    private func handle(_ request: ServerRequest) -> ServerResponse {
+        lock.withLock {
+            log.append(request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query))
+            guard request.headers["zumo-api-version"] == version.headerValue else {
+                return Self.error(400, "ZUMO-API-VERSION")
+            }
+            if let token {
+                let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
+                if sent != (version == .v2 ? token : "Bearer " + token) { return Self.error(401, "Unauthorized") }
+            }
+            let segments = request.path.split(separator: "/").map { Self.percentDecoded(String($0)) }
+            guard segments.count >= 2, segments[0] == "tables" else { return Self.error(404, "no route") }
+            let table = segments[1]
+            let id = segments.count > 2 ? segments[2] : nil
+            let query = Self.queryPairs(request.query)
+            let includeDeleted = query[includeDeletedName] == "true"
+            switch (request.method, id) {
+            case ("POST", nil): return insert(request, table: table)
+            case ("GET", nil): return read(table: table, query: query, rawQuery: request.query)
+            case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: includeDeleted)
+            case ("PATCH", let id?) where version == .v2: return update(request, table: table, id: id)
+            case ("PUT", let id?) where version == .v3: return update(request, table: table, id: id)
+            case ("DELETE", let id?): return delete(request, table: table, id: id)
+            default: return Self.error(405, "method not allowed")
+            }
+        }
+    }
+
+    private func insert(_ request: ServerRequest, table: String) -> ServerResponse {
+        guard case .object(var item)? = try? JSONValue(parsing: request.body) else { return Self.error(400, "bad body") }
+        let id = item["id"]?.stringValue ?? UUID().uuidString.lowercased()
+        if let existing = tables[table]?[id.lowercased()] {
+            return version == .v2 ? Self.json(409, .object(item)) : Self.row(409, existing)
+        }
+        item["id"] = .string(id)
+        clock += 1
+        if version == .v2 { item["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock)) }
+        stamp(&item)
+        item["deleted"] = false
+        tables[table, default: [:]][id.lowercased()] = item
+        return Self.row(201, item)
+    }
+
+    /// The live row, or the answer for a missing (404) or soft-deleted (v2 404, v3 410) one.
+    private func liveRow(table: String, id: String, includeDeleted: Bool = false) -> Result<JSONObject, Failure> {
+        guard let row = tables[table]?[id.lowercased()] else {
+            return .failure(Failure(response: Self.error(404, "The item does not exist")))
+        }
+        if row["deleted"] == true, !includeDeleted {
+            return .failure(Failure(response: version == .v2 ? Self.error(404, "The item does not exist")
+                                                             : ServerResponse(status: 410)))
+        }
+        return .success(row)
+    }
+
+    private func lookup(table: String, id: String, includeDeleted: Bool) -> ServerResponse {
+        switch liveRow(table: table, id: id, includeDeleted: includeDeleted) {
+        case .failure(let failure): return failure.response
+        case .success(let row): return Self.row(200, row)
+        }
+    }
+
+    private func update(_ request: ServerRequest, table: String, id: String) -> ServerResponse {
+        guard case .success(var row) = liveRow(table: table, id: id) else {
+            return lookup(table: table, id: id, includeDeleted: false)
+        }
+        if let failed = preconditionFailure(request, row) { return failed }
+        guard case .object(let changes)? = try? JSONValue(parsing: request.body) else { return Self.error(400, "bad body") }
+        let system: Set<String> = ["createdAt", "updatedAt", "deleted", "version", "id"]
+        if version == .v3 { row = row.filter { system.contains($0.key) } }   // PUT replaces the whole item
+        for (key, value) in changes where !system.contains(key) { row[key] = value }
+        stamp(&row)
+        tables[table]?[id.lowercased()] = row
+        return Self.row(200, row)
+    }
+
+    private func delete(_ request: ServerRequest, table: String, id: String) -> ServerResponse {
+        guard case .success(var row) = liveRow(table: table, id: id) else {
+            return lookup(table: table, id: id, includeDeleted: false)
+        }
+        if let failed = preconditionFailure(request, row) { return failed }
+        row["deleted"] = true
+        stamp(&row)
+        tables[table]?[id.lowercased()] = row
+        return ServerResponse(status: 204)
+    }
+
+    private func read(table: String, query: [String: String], rawQuery: String) -> ServerResponse {
+        var rows = Array((tables[table] ?? [:]).values)
+        if query[includeDeletedName] != "true" { rows.removeAll { $0["deleted"] == true } }
+        if let filter = query["$filter"] {
+            guard let (strict, bound) = Self.deltaBound(filter) else { return Self.error(400, "unsupported filter") }
+            rows.removeAll { row in
+                let updated = Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0
+                return strict ? updated <= bound : updated < bound
+            }
+        }
+        let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
+        if query["$orderby"]?.hasPrefix("updatedAt") == true {
+            rows.sort { ($0["updatedAt"]?.stringValue ?? "", id($0)) < ($1["updatedAt"]?.stringValue ?? "", id($1)) }
+        } else {
+            rows.sort { id($0) < id($1) }
+        }
+        let count = rows.count
+        let skip = Int(query["$skip"] ?? "0") ?? 0
+        let top = Int(query["$top"] ?? "\(Int.max)") ?? Int.max
+        let page = Array(rows.dropFirst(skip).prefix(min(top, pageSize))).map(JSONValue.object)
+        switch version {
+        case .v2:
+            if query["$inlinecount"] == "allpages" {
+                return Self.json(200, ["results": .array(page), "count": .int(Int64(count))])
+            }
+            return Self.json(200, .array(page))
+        case .v3:
+            var body: JSONObject = ["items": .array(page)]
+            if query["$count"] == "true" { body["count"] = .int(Int64(count)) }
+            let next = skip + page.count
+            if next < count, page.count < top {
+                let kept = rawQuery.split(separator: "&").filter { !$0.hasPrefix("$skip=") && !$0.hasPrefix("$top=") }
+                let remaining = top == Int.max ? [] : ["$top=\(top - page.count)"]
+                body["nextLink"] = .string((kept.map(String.init) + ["$skip=\(next)"] + remaining).joined(separator: "&"))
+            }
+            return Self.json(200, .object(body))
+        }
+    }
+
+    private func preconditionFailure(_ request: ServerRequest, _ row: JSONObject) -> ServerResponse? {
+        guard let ifMatch = request.headers["if-match"], let version = row["version"]?.stringValue,
+              ifMatch != "\"\(version)\"" else { return nil }
+        return Self.row(412, row)
+    }
+
+    private func stamp(_ item: inout JSONObject) {
+        clock += 1
+        versionCounter += 1
+        item["updatedAt"] = .string(Timestamp.string(fromMilliseconds: clock))
+        item["version"] = .string("v\(versionCounter)")
+    }
+
+    /// `(strict, milliseconds)` of a filter `updatedAt ge|gt datetimeoffset'…'` or `… cast(…,Edm.DateTimeOffset)`,
+    /// possibly inside a larger filter.
+    private static func deltaBound(_ filter: String) -> (Bool, Int64)? {
+        for (op, strict) in [("updatedAt ge ", false), ("updatedAt gt ", true)] {
+            guard let range = filter.range(of: op) else { continue }
+            var rest = filter[range.upperBound...]
+            if rest.hasPrefix("datetimeoffset'") {
+                rest = rest.dropFirst("datetimeoffset'".count)
+                return Timestamp.milliseconds(from: String(rest.prefix { $0 != "'" })).map { (strict, $0) }
+            }
+            if rest.hasPrefix("cast(") {
+                rest = rest.dropFirst("cast(".count)
+                return Timestamp.milliseconds(from: String(rest.prefix { $0 != "," })).map { (strict, $0) }
+            }
+        }
+        return nil
+    }
+
+    private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {
+        var response = json(status, .object(row))
+        if let version = row["version"]?.stringValue { response.headers["ETag"] = "\"\(version)\"" }
+        return response
+    }
+
+    private static func json(_ status: Int, _ value: JSONValue) -> ServerResponse {
+        ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: value.jsonBytes())
+    }
+
+    private static func error(_ status: Int, _ message: String) -> ServerResponse {
+        json(status, ["error": .string(message)])
+    }
+
+    private static func queryPairs(_ query: String) -> [String: String] {
+        var pairs: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            pairs[percentDecoded(String(parts[0]))] = parts.count > 1 ? percentDecoded(String(parts[1])) : ""
+        }
+        return pairs
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        text.removingPercentEncoding ?? text
+    }
+}
+
+/// A server answer carried as an error value.
+private struct Failure: Error {
+    var response: ServerResponse
+}
