@@ -1,7 +1,7 @@
 import Foundation
 @testable import OfflineSync
 
-/// A recorded exchange kept as JSON under `Tests/Fixtures/http/`: a call on ``HTTPRemote``, the requests it must
+/// A recorded exchange kept as JSON under `Fixtures/http/`: a call on ``HTTPRemote``, the requests it must
 /// send, canned answers, and the result or error it must produce. `{base}` in the file is the stub's base URL and
 /// `{version}` is ``OfflineSyncVersion/current``.
 struct HTTPFixture: Sendable {
@@ -27,7 +27,7 @@ struct HTTPFixture: Sendable {
 
     static var directory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/http")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/http")
     }
 
     /// The fixture names (file names without `.json`), sorted.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// Replays every fixture in `Tests/Fixtures/http/` through a `URLProtocol` stub: the requests sent must match
+/// Replays every fixture in `Fixtures/http/` through a `URLProtocol` stub: the requests sent must match
 /// exactly (method, path, the set of query pairs, the protocol headers, the body) and the call must produce the
 /// expected result or error.
 struct HTTPFixtureTests {
