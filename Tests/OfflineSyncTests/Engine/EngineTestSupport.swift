@@ -1,0 +1,81 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// The stores every engine test runs against. To add a store, add a case and its branch in `makeStore()`:
+/// the parameterised tests (`@Test(arguments: StoreKind.allCases)`) then cover it too.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory
+    // case journal   // merge: open a JournalDataSource in a fresh temporary directory; reopen = close + init.
+
+    var testDescription: String { rawValue }
+
+    func makeStore() async throws -> TestStore {
+        switch self {
+        case .inMemory:
+            let store = InMemoryDataSource()
+            return TestStore(dataSource: store, reopen: { store })
+        }
+    }
+}
+
+/// A store for one test, and how to open it again as a restarted process would (same data, fresh handle).
+struct TestStore: Sendable {
+    var dataSource: any SyncContextDataSource
+    /// Returns the store as reopened after a restart (the in-memory store returns itself).
+    var reopen: @Sendable () async throws -> any SyncContextDataSource
+}
+
+/// A context with its store and a fresh InMemoryRemote.
+struct EngineFixture {
+    var store: TestStore
+    var remote: InMemoryRemote
+    var context: SyncContext
+
+    init(_ kind: StoreKind, pageSize: Int = 50, remote: InMemoryRemote? = nil, wrap: ((InMemoryRemote) -> any SyncRemote)? = nil,
+         handler: (any ConflictHandler)? = nil) async throws {
+        store = try await kind.makeStore()
+        let remote = remote ?? InMemoryRemote(pageSize: pageSize)
+        self.remote = remote
+        context = SyncContext(dataSource: store.dataSource, remote: wrap?(remote) ?? remote, conflictHandler: handler)
+    }
+
+    var todo: SyncTable { context.table("TodoItem") }
+
+    /// A new context over the same store, reopened as after a crash or restart.
+    func restarted(remote newRemote: (any SyncRemote)? = nil, handler: (any ConflictHandler)? = nil) async throws -> SyncContext {
+        SyncContext(dataSource: try await store.reopen(), remote: newRemote ?? remote, conflictHandler: handler)
+    }
+
+    func operations() async throws -> [TableOperation] { try await context.pendingOperations() }
+
+    func rows(_ table: String) async throws -> [JSONObject] {
+        try await store.dataSource.read(Query(table: table, orderBy: [.ascending("id")])).items
+    }
+}
+
+/// A conflict handler that always answers the same, and counts its calls.
+actor FixedResolution: ConflictHandler {
+    let resolution: ConflictResolution
+    private(set) var conflicts: [SyncConflict] = []
+    init(_ resolution: ConflictResolution) { self.resolution = resolution }
+    func resolve(_ conflict: SyncConflict) async throws -> ConflictResolution {
+        conflicts.append(conflict)
+        return resolution
+    }
+}
+
+/// A data source whose `apply` fails on demand, to check that nothing is half-written.
+actor FailingDataSource: SyncContextDataSource {
+    struct InjectedFailure: Error {}
+    let base: InMemoryDataSource
+    var failApplies = false
+    init(base: InMemoryDataSource = InMemoryDataSource()) { self.base = base }
+    func setFailing(_ failing: Bool) { failApplies = failing }
+    func read(table: String, id: String) async throws -> JSONObject? { try await base.read(table: table, id: id) }
+    func read(_ query: Query) async throws -> QueryResult { try await base.read(query) }
+    func apply(_ changes: [StoreChange]) async throws {
+        if failApplies { throw InjectedFailure() }
+        try await base.apply(changes)
+    }
+}
