@@ -19,6 +19,9 @@ extension SyncContext {
         }
         try Self.validateContent(item, table: table)
         try await holding(writeGate) {
+            if let pending = try await queue.operations(table: table, itemId: id).last {
+                throw SyncError.operationNotAllowed(table: table, id: id, pending: pending.kind, requested: .insert)
+            }
             if try await dataSource.read(table: table, id: id) != nil {
                 throw SyncError.duplicateInsert(table: table, id: id)
             }
