@@ -8,15 +8,17 @@ actor SuspendingRemote: SyncRemote {
     enum Point: Sendable { case beforeServer, afterServer }
 
     let base: any SyncRemote
-    private var armed: [(method: RemoteMethod, point: Point)] = []
+    private var armed: [(method: RemoteMethod, point: Point, skipping: Int)] = []
     private var parked: CheckedContinuation<Void, Never>?
     private var arrivalWaiters: [CheckedContinuation<Void, Never>] = []
     private var isParked = false
 
     init(_ base: any SyncRemote) { self.base = base }
 
-    /// Parks the next call of `method` at `point`.
-    func suspendNext(_ method: RemoteMethod, at point: Point = .afterServer) { armed.append((method, point)) }
+    /// Parks the next call of `method` at `point`, after letting `skipping` such calls through.
+    func suspendNext(_ method: RemoteMethod, at point: Point = .afterServer, skipping: Int = 0) {
+        armed.append((method, point, skipping))
+    }
 
     /// Returns once a call is parked.
     func waitUntilSuspended() async {
@@ -33,6 +35,10 @@ actor SuspendingRemote: SyncRemote {
 
     private func parkIfArmed(_ method: RemoteMethod, _ point: Point) async {
         guard let index = armed.firstIndex(where: { $0.method == method && $0.point == point }) else { return }
+        if armed[index].skipping > 0 {
+            armed[index].skipping -= 1
+            return
+        }
         armed.remove(at: index)
         await withCheckedContinuation { continuation in
             parked = continuation
