@@ -8,7 +8,8 @@ public import OfflineSync
 extension InMemoryRemote {
     /// Adds rows as the server's own data (not logged as requests). Missing system fields are assigned:
     /// a new `version`, `createdAt`/`updatedAt` from the clock, `deleted: false`; `createdAt`, `updatedAt`
-    /// and `deleted` given in an item are kept (to build test data at chosen times). Items without a valid
+    /// and `deleted` given in an item are kept (to build test data at chosen times; ISO 8601 timestamps are
+    /// rewritten in the server's millisecond form). Items without a valid
     /// string id get a generated one. An existing row with the same id is replaced.
     public func seed(_ items: [JSONObject], table: String) {
         for item in items {
@@ -17,11 +18,17 @@ extension InMemoryRemote {
             row["id"] = .string(id)
             let givenUpdatedAt = row["updatedAt"], givenCreatedAt = row["createdAt"]
             stamp(&row, creating: true)
-            if let givenUpdatedAt { row["updatedAt"] = givenUpdatedAt }
-            if let givenCreatedAt { row["createdAt"] = givenCreatedAt }
+            if let given = Self.normalizedTimestamp(givenUpdatedAt) { row["updatedAt"] = given }
+            if let given = Self.normalizedTimestamp(givenCreatedAt) { row["createdAt"] = given }
             if row["deleted"]?.boolValue == nil { row["deleted"] = false }
             tables[table, default: [:]][key(id)] = row
         }
+    }
+
+    /// A given timestamp in the server's own form (UTC, 3 fraction digits), so that rows sort by instant.
+    private static func normalizedTimestamp(_ value: JSONValue?) -> JSONValue? {
+        guard let text = value?.stringValue, let milliseconds = Timestamp.milliseconds(from: text) else { return value }
+        return .string(Timestamp.string(fromMilliseconds: milliseconds))
     }
 
     /// The server's rows of `table`, ordered by `id`; soft-deleted rows only with `includeDeleted`.

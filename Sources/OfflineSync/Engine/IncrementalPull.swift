@@ -58,6 +58,8 @@ extension SyncContext {
         } catch {
             report(SyncProgress(activity: activity, phase: .failed, completed: pager.recordsReceived, total: total,
                                 pages: pager.pagesReceived))
+            // A remote that noticed the cancellation may report it as a network failure.
+            if Task.isCancelled, !(error is CancellationError) { throw CancellationError() }
             throw error
         }
         report(SyncProgress(activity: activity, phase: .finished, completed: pager.recordsReceived, total: total,

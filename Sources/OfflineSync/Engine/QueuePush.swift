@@ -115,6 +115,7 @@ extension SyncContext {
             } catch {
                 result = .failure(error)
             }
+            if case .failure = result, Task.isCancelled { return .abort(.cancelled, nil) }
             let outcome = PushOutcome.classify(kind: kind, sent: body, result: result)
             guard case .conflict(let serverItem, let status) = outcome else { return outcome }
             let resolution: ConflictResolution

@@ -54,6 +54,10 @@ public actor SyncContext {
         self.queue = PendingOperationQueue(dataSource: dataSource)
     }
 
+    deinit {
+        for continuation in observers.values { continuation.finish() }
+    }
+
     /// The sync table `name`. Every call on a table with an invalid or reserved (`__`) name throws
     /// ``SyncError``.
     public nonisolated func table(_ name: String) -> SyncTable {

@@ -65,17 +65,40 @@ actor FixedResolution: ConflictHandler {
     }
 }
 
-/// A data source whose `apply` fails on demand, to check that nothing is half-written.
+/// A data source whose `apply`, or reads of one table, fail on demand, to check that nothing is half-written.
 actor FailingDataSource: SyncContextDataSource {
     struct InjectedFailure: Error {}
     let base: InMemoryDataSource
     var failApplies = false
+    var failingReadTable: String?
     init(base: InMemoryDataSource = InMemoryDataSource()) { self.base = base }
     func setFailing(_ failing: Bool) { failApplies = failing }
-    func read(table: String, id: String) async throws -> JSONObject? { try await base.read(table: table, id: id) }
-    func read(_ query: Query) async throws -> QueryResult { try await base.read(query) }
+    func setFailingReads(of table: String?) { failingReadTable = table }
+    func read(table: String, id: String) async throws -> JSONObject? {
+        if table == failingReadTable { throw InjectedFailure() }
+        return try await base.read(table: table, id: id)
+    }
+    func read(_ query: Query) async throws -> QueryResult {
+        if query.table == failingReadTable { throw InjectedFailure() }
+        return try await base.read(query)
+    }
     func apply(_ changes: [StoreChange]) async throws {
         if failApplies { throw InjectedFailure() }
         try await base.apply(changes)
+    }
+}
+
+/// A remote that answers reads with scripted pages (then empty pages) and logs the queries, for server
+/// answers the simulator never gives (null `deleted`, records without id, more rows than `top`).
+actor CannedRemote: SyncRemote {
+    private var pages: [[JSONObject]]
+    private(set) var queries: [Query] = []
+    init(pages: [[JSONObject]]) { self.pages = pages }
+    func insert(_ item: JSONObject, table: String) async throws -> JSONObject { item }
+    func update(_ item: JSONObject, table: String) async throws -> JSONObject { item }
+    func delete(id: String, version: String?, table: String) async throws {}
+    func read(_ query: Query) async throws -> RemotePage {
+        queries.append(query)
+        return RemotePage(items: pages.isEmpty ? [] : pages.removeFirst())
     }
 }

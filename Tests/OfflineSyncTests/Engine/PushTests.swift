@@ -189,6 +189,8 @@ struct PushTests {
         await suspending.waitUntilSuspended()
         // The push is waiting for its answer: reads and local writes still work, and the edit queues a new op.
         #expect(try await fixture.todo.read(id: "a")?["text"] == "first")
+        try await fixture.todo.update(["id": "a", "text": "edited"])
+        // The second edit collapses into the latest (newest) operation, not the one in flight.
         try await fixture.todo.update(["id": "a", "text": "edited during push"])
         #expect(try await fixture.operations().map(\.kind) == [.insert, .update])
         await suspending.resume()
