@@ -7,6 +7,7 @@ extension SyncContext {
             let operation = try await currentOperation(for: error)
             try await dataSource.apply(queue.removing(operation.id)
                                        + [.delete(table: operation.table, ids: [operation.itemId])])
+            operationIndex?.remove(operation)
         }
     }
 
@@ -18,6 +19,7 @@ extension SyncContext {
             let operation = try await currentOperation(for: error)
             let stored = try Self.resolutionItem(item, for: operation)
             try await dataSource.apply(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
+            operationIndex?.remove(operation)
         }
     }
 

@@ -19,9 +19,9 @@ struct PendingOperationQueue: Sendable {
         return try await read(Query(table: EngineTables.operations, filter: filter, orderBy: [.ascending("opId")]))
     }
 
-    /// Up to `limit` operations with an id greater than `id`, in queue order.
-    func operations(after id: Int64, limit: Int) async throws -> [TableOperation] {
-        try await read(Query(table: EngineTables.operations, filter: Field("opId") > .int(id),
+    /// The operations with an id greater than `id` (at most `limit` when given), in queue order.
+    func operations(after id: Int64, limit: Int? = nil) async throws -> [TableOperation] {
+        try await read(Query(table: EngineTables.operations, filter: id > 0 ? Field("opId") > .int(id) : nil,
                              orderBy: [.ascending("opId")], top: limit))
     }
 

@@ -21,6 +21,7 @@ extension SyncContext {
                         DeltaTokenStore.removingAll(table: table),
                         .deleteAll(table: table, matching: nil),
                     ])
+                    operationIndex?.removeAll(table: table)
                     return
                 }
                 guard operations.isEmpty else {

@@ -2,7 +2,7 @@ extension SyncContext {
     /// Pushes every pending operation in order. Throws PushError when any operation failed;
     /// failed operations stay queued unless resolved.
     ///
-    /// - Operations go in ascending id order across all tables: an insert without system properties, an update
+    /// - Operations go in ascending id order across all tables, including those queued while the push runs: an insert without system properties, an update
     ///   with `If-Match` from the local item's `version`, a delete with the version of its snapshot.
     /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
     /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
@@ -16,7 +16,9 @@ extension SyncContext {
     /// The push itself; call while holding the sync gate.
     func pushQueue() async throws -> PushResult {
         try await holding(writeGate) { try await dataSource.apply([.deleteAll(table: EngineTables.errors, matching: nil)]) }
-        let total = try await queue.operations().count
+        // The whole queue in one read; later reads return only operations queued during the push.
+        var batch = try await queue.operations(after: 0)
+        let total = batch.count
         var errors: [TableOperationError] = []
         var pushed = 0, done = 0, lastId: Int64 = 0
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
@@ -25,9 +27,7 @@ extension SyncContext {
             return PushError(reason: reason, errors: errors, underlying: underlying)
         }
         do {
-            while true {
-                let batch = try await queue.operations(after: lastId, limit: 256)
-                if batch.isEmpty { break }
+            while !batch.isEmpty {
                 for candidate in batch {
                     lastId = candidate.id
                     if Task.isCancelled { throw fail(.cancelled) }
@@ -41,6 +41,7 @@ extension SyncContext {
                     done += 1
                     report(SyncProgress(activity: .push, phase: .advanced, completed: done, total: max(total, done), pages: 0))
                 }
+                batch = try await queue.operations(after: lastId)
             }
         } catch let error as PushError {
             throw error
@@ -162,8 +163,8 @@ extension SyncContext {
                 return .failed(error)
             case .succeeded(let serverItem):
                 var changes = queue.removing(operation.id)
-                let newer = try await queue.operations(table: operation.table, itemId: operation.itemId)
-                    .contains { $0.id != operation.id }
+                let newer = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
+                    .contains { $0 != operation.id }
                 if !newer, var serverItem {
                     if SystemProperties.isDeleted(serverItem) {
                         changes.append(.delete(table: operation.table, ids: [operation.itemId]))
@@ -175,6 +176,7 @@ extension SyncContext {
                     }
                 }
                 try await dataSource.apply(changes)
+                operationIndex?.remove(operation)
                 return .pushed
             }
         }

@@ -19,7 +19,7 @@ extension SyncContext {
         }
         try Self.validateContent(item, table: table)
         try await holding(writeGate) {
-            if let pending = try await queue.operations(table: table, itemId: id).last {
+            if let pending = try await latestOperation(table: table, itemId: id) {
                 throw SyncError.operationNotAllowed(table: table, id: id, pending: pending.kind, requested: .insert)
             }
             if try await dataSource.read(table: table, id: id) != nil {
@@ -57,11 +57,11 @@ extension SyncContext {
     /// change in one `apply`. Call while holding the write gate.
     private func recordLocalWrite(_ action: TableOperation.Kind, table: String, id: String, itemChange: StoreChange,
                                   snapshot: JSONObject?) async throws {
-        let latest = try await queue.operations(table: table, itemId: id).last
+        let latest = try await latestOperation(table: table, itemId: id)
         let decision = OperationCollapse.decide(pending: latest?.kind, inFlight: latest.map { inFlight.contains($0.id) } ?? false,
                                                 action: action)
         var changes = [itemChange]
-        var allocated: Int64?
+        var added: TableOperation?, removed: TableOperation?
         switch (decision, latest) {
         case (.notAllowed, let latest?):
             throw SyncError.operationNotAllowed(table: table, id: id, pending: latest.kind, requested: action)
@@ -70,6 +70,7 @@ extension SyncContext {
             changes += [queue.saving(operation), .delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
         case (.remove, let operation?):
             changes += queue.removing(operation.id)
+            removed = operation
         case (.toDelete, var operation?):
             operation.kind = .delete
             operation.item = snapshot
@@ -77,13 +78,17 @@ extension SyncContext {
             changes += [queue.saving(operation), .delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
         default:
             let opId = try await allocateOperationId()
-            allocated = opId
             let operation = TableOperation(id: opId, kind: action, table: table, itemId: id,
                                            item: action == .delete ? snapshot : nil)
             changes += [queue.saving(operation), queue.advancingCounter(to: opId)]
+            added = operation
         }
         try await dataSource.apply(changes)
-        if let allocated { nextOperationId = allocated + 1 }
+        if let added {
+            nextOperationId = added.id + 1
+            operationIndex?.insert(added)
+        }
+        if let removed { operationIndex?.remove(removed) }
     }
 
     /// The item's string id, checked against the id rules.

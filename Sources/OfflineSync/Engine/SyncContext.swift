@@ -38,6 +38,8 @@ public actor SyncContext {
     var inFlight: Set<Int64> = []
     /// The next operation id, loaded from the store on first use.
     var nextOperationId: Int64?
+    /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``).
+    var operationIndex: OperationIndex?
     private var observers: [Int: AsyncStream<SyncProgress>.Continuation] = [:]
     private var nextObserverKey = 0
 
@@ -131,6 +133,23 @@ public actor SyncContext {
     nonisolated static func validateTable(_ name: String) throws(SyncError) {
         if TableName.isReserved(name) { throw SyncError.reservedTable(name) }
         guard TableName.isValid(name) else { throw SyncError.invalidTableName(name) }
+    }
+
+    /// The index of queued operations; call while holding the write gate.
+    func loadedOperationIndex() async throws -> OperationIndex {
+        if let operationIndex { return operationIndex }
+        let index = OperationIndex(try await queue.operations())
+        operationIndex = index
+        return index
+    }
+
+    /// The latest queued operation of the item, or nil; call while holding the write gate.
+    func latestOperation(table: String, itemId: String) async throws -> TableOperation? {
+        guard let id = try await loadedOperationIndex().ids(table: table, itemId: itemId).last else { return nil }
+        if let operation = try await queue.operation(id: id) { return operation }
+        // The store changed behind the index (another context on the same store): rebuild it.
+        operationIndex = nil
+        return try await queue.operations(table: table, itemId: itemId).last
     }
 
     /// The next operation id: one past the greatest ever handed out (survives restarts and drained queues).
