@@ -27,8 +27,17 @@ extension SyncContext {
     /// item: stored locally for an insert or update, kept as the snapshot of a delete.
     /// - Throws: as ``cancelAndUpdate(_:with:)``.
     public func keepAndUpdate(_ error: TableOperationError, with item: JSONObject) async throws {
+        try await keepAndUpdate(error, with: item, as: error.operation.kind)
+    }
+
+    /// Keeps the failed operation at its position but changes its kind (the reference's "modify operation
+    /// type"): as a delete, the local item is deleted and `item` becomes the snapshot; as an insert or update,
+    /// `item` is stored locally and sent by the next push.
+    /// - Throws: as ``cancelAndUpdate(_:with:)``.
+    public func keepAndUpdate(_ error: TableOperationError, with item: JSONObject, as kind: TableOperation.Kind) async throws {
         try await holding(writeGate) {
             var operation = try await currentOperation(for: error)
+            operation.kind = kind
             var changes: [StoreChange] = [.delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
             var item = item
             if item["id"] == nil || item["id"] == .null { item["id"] = .string(operation.itemId) }

@@ -24,7 +24,10 @@ import Foundation
 /// - Cancelling the task running a push or pull stops it between operations or pages, with nothing half-applied.
 ///
 /// The engine keeps its state in ordinary tables of the data source (`__operations`, `__errors`,
-/// `__config`), so it continues after a restart from whatever the store holds. See Docs/Architecture.md.
+/// `__config`), so it continues after a restart from whatever the store holds. Use one context per data source
+/// at a time: the context caches the next operation id and an index of the queue. See Docs/Architecture.md.
+///
+/// Progress of push and pull: ``progressUpdates(bufferingNewest:)``.
 public actor SyncContext {
     let dataSource: any SyncContextDataSource
     let remote: any SyncRemote

@@ -126,3 +126,38 @@ struct ErrorResolutionTests {
         #expect(try await fixture.operations().count == 1)
     }
 }
+
+/// Changing the kind of a failed operation (model-system.md §12.10, "modify operation type").
+struct OperationKindChangeTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var from: TableOperation.Kind
+        var to: TableOperation.Kind
+        var testDescription: String { "\(from.rawValue) -> \(to.rawValue)" }
+    }
+
+    static let cases = [Case(from: .insert, to: .update), Case(from: .update, to: .update), Case(from: .update, to: .delete),
+                        Case(from: .delete, to: .update), Case(from: .delete, to: .insert)]
+
+    @Test(arguments: cases)
+    func changingTheKindKeepsThePositionAndMatchesTheLocalRow(_ change: Case) async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        switch change.from {
+        case .insert: try await fixture.todo.insert(["id": "ABC", "text": "initial value"])
+        case .update: try await fixture.todo.update(["id": "ABC", "text": "initial value"])
+        case .delete: try await fixture.todo.delete(["id": "ABC", "text": "initial value"])
+        }
+        await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
+        let pushError = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let error = try #require(pushError?.errors.first)
+        try await fixture.context.keepAndUpdate(error, with: ["id": "ABC", "text": "value two"], as: change.to)
+        let operation = try #require(try await fixture.operations().first)
+        #expect(operation.kind == change.to && operation.id == error.operation.id)
+        let row = try await fixture.todo.read(id: "ABC")
+        if change.to == .delete {
+            #expect(row == nil)
+            #expect(operation.item?["text"] == "value two")
+        } else {
+            #expect(row?["text"] == "value two")
+        }
+    }
+}
