@@ -21,7 +21,7 @@ extension InMemoryRemote {
             if let given = Self.normalizedTimestamp(givenUpdatedAt) { row["updatedAt"] = given }
             if let given = Self.normalizedTimestamp(givenCreatedAt) { row["createdAt"] = given }
             if row["deleted"]?.boolValue == nil { row["deleted"] = false }
-            tables[table, default: [:]][key(id)] = row
+            put(row, id: id, table: table)
         }
     }
 
@@ -50,7 +50,7 @@ extension InMemoryRemote {
         guard var row = tables[table]?[key(id)] else { return nil }
         for (name, value) in fields where !["id", "version", "updatedAt", "createdAt"].contains(name) { row[name] = value }
         stamp(&row, creating: false)
-        tables[table, default: [:]][key(id)] = row
+        put(row, id: id, table: table)
         return row
     }
 
@@ -64,6 +64,7 @@ extension InMemoryRemote {
     /// Removes a row for good, as a hard delete or a database cleanup would: clients never hear of it.
     public func hardDelete(id: String, table: String) {
         tables[table]?.removeValue(forKey: key(id))
+        generations[table, default: 0] += 1
     }
 }
 

@@ -36,6 +36,16 @@ public actor InMemoryRemote: SyncRemote {
     public private(set) var requestLog: [RemoteRequest] = []
 
     var tables: [String: [String: JSONObject]] = [:]
+    /// Bumped on every change of a table; invalidates ``sortedRows``.
+    var generations: [String: Int] = [:]
+    /// The rows of the last read's table in its order, for paging through them without sorting again.
+    private var sortedRows: (key: SortedRowsKey, generation: Int, rows: [JSONObject])?
+
+    private struct SortedRowsKey: Equatable {
+        var table: String
+        var orderBy: [SortKey]
+        var includeDeleted: Bool
+    }
     private var versionCounter: Int64 = 0
     private var clock: @Sendable () -> Date
     private var faults: [(error: RemoteError, method: RemoteMethod?)] = []
@@ -118,7 +128,7 @@ public actor InMemoryRemote: SyncRemote {
         row["id"] = .string(id)
         stamp(&row, creating: true)
         row["deleted"] = false
-        tables[table, default: [:]][key(id)] = row
+        put(row, id: id, table: table)
         try checkLostResponse(.insert)
         return row
     }
@@ -138,7 +148,7 @@ public actor InMemoryRemote: SyncRemote {
         if let ifMatch, ifMatch != row["version"]?.stringValue { throw RemoteError.preconditionFailed(serverItem: row) }
         for (name, value) in item where name != "id" && name != "version" { row[name] = value }
         stamp(&row, creating: false)
-        tables[table, default: [:]][key(id)] = row
+        put(row, id: id, table: table)
         try checkLostResponse(.update)
         return row
     }
@@ -151,7 +161,7 @@ public actor InMemoryRemote: SyncRemote {
         if let version, version != row["version"]?.stringValue { throw RemoteError.preconditionFailed(serverItem: row) }
         row["deleted"] = true
         stamp(&row, creating: false)
-        tables[table, default: [:]][key(id)] = row
+        put(row, id: id, table: table)
         try checkLostResponse(.delete)
     }
 
@@ -164,12 +174,36 @@ public actor InMemoryRemote: SyncRemote {
         } catch {
             throw RemoteError.server(status: 400, message: error.description)
         }
+        let rows = sorted(for: query)
+        let skip = query.skip ?? 0, top = min(query.top ?? Int.max, pageSize)
+        var items: [JSONObject] = [], matched = 0
+        for row in rows where query.filter?.matches(row) ?? true {
+            if matched >= skip, items.count < top { items.append(row) }
+            matched += 1
+            if items.count == top, !query.includeTotalCount { break }
+        }
+        if let select = query.select {
+            let fields = Set(select + ["id"])
+            items = items.map { $0.filter { fields.contains($0.key) } }
+        }
+        return RemotePage(items: items, totalCount: query.includeTotalCount ? matched : nil)
+    }
+
+    /// The visible rows of the query's table sorted by `orderBy` then `id`, reused while the table is unchanged.
+    private func sorted(for query: Query) -> [JSONObject] {
+        let key = SortedRowsKey(table: query.table, orderBy: query.orderBy, includeDeleted: query.includeDeleted)
+        let generation = generations[query.table] ?? 0
+        if let cached = sortedRows, cached.key == key, cached.generation == generation { return cached.rows }
         let rows = (tables[query.table] ?? [:]).values.filter { query.includeDeleted || $0["deleted"]?.boolValue != true }
-        var page = query
-        page.orderBy.append(.ascending("id"))
-        page.top = min(query.top ?? Int.max, pageSize)
-        let result = page.evaluate(over: rows)
-        return RemotePage(items: result.items, totalCount: result.totalCount)
+        let result = Query(table: query.table, orderBy: query.orderBy + [.ascending("id")]).evaluate(over: rows).items
+        sortedRows = (key, generation, result)
+        return result
+    }
+
+    /// Stores a row and invalidates cached reads of its table.
+    func put(_ row: JSONObject, id: String, table: String) {
+        tables[table, default: [:]][key(id)] = row
+        generations[table, default: 0] += 1
     }
 
     // MARK: - Internals
