@@ -71,7 +71,7 @@ extension SyncContext {
     private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?) async throws {
         try await holding(writeGate) {
             try Task.checkCancellation()
-            let pending = Set(try await queue.operations(table: table).map { ItemID.key($0.itemId) })
+            let pending = try await queue.pendingItemKeys(table: table)
             var upserts: [JSONObject] = [], deletes: [String] = []
             for item in items {
                 guard let id = item["id"]?.stringValue, ItemID.isValid(id), !pending.contains(ItemID.key(id)) else { continue }

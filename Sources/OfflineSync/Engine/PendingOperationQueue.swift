@@ -32,6 +32,12 @@ struct PendingOperationQueue: Sendable {
         return try Self.operation(from: row)
     }
 
+    /// The lower-cased ids of the items of `table` that have a queued operation.
+    func pendingItemKeys(table: String) async throws -> Set<String> {
+        let query = Query(table: EngineTables.operations, filter: Field("table") == .string(table), select: ["itemKey"])
+        return Set(try await dataSource.read(query).items.compactMap { $0["itemKey"]?.stringValue })
+    }
+
     /// How many operations are queued for `table`.
     func count(table: String) async throws -> Int {
         let query = Query(table: EngineTables.operations, filter: Field("table") == .string(table), top: 0,
