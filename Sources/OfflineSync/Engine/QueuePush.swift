@@ -2,8 +2,9 @@ extension SyncContext {
     /// Pushes every pending operation in order. Throws PushError when any operation failed;
     /// failed operations stay queued unless resolved.
     ///
-    /// - Operations go in ascending id order across all tables, including those queued while the push runs: an insert without system properties, an update
-    ///   with `If-Match` from the local item's `version`, a delete with the version of its snapshot.
+    /// - Operations go in ascending id order across all tables, including those queued while the push runs:
+    ///   an insert without system properties, an update with `If-Match` from the local item's `version`, a
+    ///   delete with the version of its snapshot.
     /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
     /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
     ///   cancellation of the calling task stops it, leaving every unsent operation queued.
