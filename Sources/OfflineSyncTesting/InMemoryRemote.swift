@@ -108,22 +108,19 @@ public actor InMemoryRemote: SyncRemote {
 
     /// Creates the item; returns the server's copy (with version, createdAt, updatedAt).
     public func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
-        let bodyId = item["id"]?.stringValue
-        log(RemoteRequest(method: .insert, table: table, id: bodyId, body: item))
+        var id: String?
+        switch item["id"] {
+        case nil, .null?: id = UUID().uuidString.lowercased()
+        case .string(let text)? where ItemID.isValid(text): id = text
+        default: id = nil
+        }
+        log(RemoteRequest(method: .insert, table: table, id: id ?? item["id"]?.stringValue, body: item))
         try checkFaults(.insert)
         if let reserved = ["createdAt", "updatedAt", "deleted"].first(where: { item[$0] != nil }) {
             throw RemoteError.server(status: 400, message: "Cannot insert item with property '\(reserved)' as it is reserved")
         }
+        guard let id else { throw RemoteError.server(status: 400, message: "The item's id is not a valid string id.") }
         var row = item
-        let id: String
-        switch item["id"] {
-        case nil, .null?:
-            id = UUID().uuidString.lowercased()
-        case .string(let text)? where ItemID.isValid(text):
-            id = text
-        default:
-            throw RemoteError.server(status: 400, message: "The item's id is not a valid string id.")
-        }
         if let existing = tables[table]?[key(id)] { throw RemoteError.conflict(serverItem: existing) }
         row["id"] = .string(id)
         stamp(&row, creating: true)

@@ -18,7 +18,7 @@ public struct RemoteRequest: Sendable, Hashable, CustomStringConvertible {
     public var method: RemoteMethod
     /// The table.
     public var table: String
-    /// The item id (insert, update, delete); nil for a read, and for an insert whose body had no id.
+    /// The item id (insert: the body's id or the one the server generated; update, delete); nil for a read.
     public var id: String?
     /// The version sent as `If-Match` (update: the body's `version`; delete: the `version` argument).
     public var ifMatch: String?

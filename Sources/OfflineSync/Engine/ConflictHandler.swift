@@ -9,6 +9,9 @@
 /// ```
 /// Without a handler every conflict is `.fail`: it becomes a ``TableOperationError`` of the ``PushError`` and
 /// the operation stays queued for ``SyncContext/cancelAndDiscard(_:)`` and its siblings.
+///
+/// The handler runs during the push: it may read and write local tables, but must not call `push`, `pull` or
+/// `purge` of the same context, which wait for the running push to finish.
 public protocol ConflictHandler: Sendable {
     /// Called during push for a 409/412 answer. The default (no handler) is .fail.
     func resolve(_ conflict: SyncConflict) async throws -> ConflictResolution

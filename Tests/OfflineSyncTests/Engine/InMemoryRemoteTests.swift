@@ -114,3 +114,12 @@ struct InMemoryRemoteTests {
         #expect(await remote.requests.isEmpty)
     }
 }
+
+extension InMemoryRemoteTests {
+    @Test func insertWithoutIdLogsTheGeneratedId() async throws {
+        let remote = InMemoryRemote()
+        let row = try await remote.insert(["text": "x"], table: "T")
+        let id = try #require(row["id"]?.stringValue)
+        #expect(await remote.requests == ["POST T/\(id)"])
+    }
+}
