@@ -6,7 +6,8 @@ import OfflineSyncTesting
 /// the parameterised tests (`@Test(arguments: StoreKind.allCases)`) then cover it too.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory
-    // case journal   // merge: open a JournalDataSource in a fresh temporary directory; reopen = close + init.
+    // case journal   // merge: a JournalDataSource in a fresh temporary directory; reopen = close() the given
+    //                // store, then init a new one on the same directory.
 
     var testDescription: String { rawValue }
 
@@ -14,7 +15,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .inMemory:
             let store = InMemoryDataSource()
-            return TestStore(dataSource: store, reopen: { store })
+            return TestStore(dataSource: store, reopen: { current in current })
         }
     }
 }
@@ -22,14 +23,16 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// A store for one test, and how to open it again as a restarted process would (same data, fresh handle).
 struct TestStore: Sendable {
     var dataSource: any SyncContextDataSource
-    /// Returns the store as reopened after a restart (the in-memory store returns itself).
-    var reopen: @Sendable () async throws -> any SyncContextDataSource
+    /// Closes the given store and returns it reopened, as after a restart (the in-memory store returns itself).
+    var reopen: @Sendable (any SyncContextDataSource) async throws -> any SyncContextDataSource
 }
 
 /// A context with its store and a fresh InMemoryRemote.
 struct EngineFixture {
     var store: TestStore
     var remote: InMemoryRemote
+    /// The remote the context talks to (the InMemoryRemote itself, or a wrapper around it).
+    var contextRemote: any SyncRemote
     var context: SyncContext
 
     init(_ kind: StoreKind, pageSize: Int = 50, remote: InMemoryRemote? = nil, wrap: ((InMemoryRemote) -> any SyncRemote)? = nil,
@@ -37,14 +40,17 @@ struct EngineFixture {
         store = try await kind.makeStore()
         let remote = remote ?? InMemoryRemote(pageSize: pageSize)
         self.remote = remote
-        context = SyncContext(dataSource: store.dataSource, remote: wrap?(remote) ?? remote, conflictHandler: handler)
+        contextRemote = wrap?(remote) ?? remote
+        context = SyncContext(dataSource: store.dataSource, remote: contextRemote, conflictHandler: handler)
     }
 
     var todo: SyncTable { context.table("TodoItem") }
 
-    /// A new context over the same store, reopened as after a crash or restart.
-    func restarted(remote newRemote: (any SyncRemote)? = nil, handler: (any ConflictHandler)? = nil) async throws -> SyncContext {
-        SyncContext(dataSource: try await store.reopen(), remote: newRemote ?? remote, conflictHandler: handler)
+    /// Reopens the store and replaces the context with a new one over it, as after a crash or restart:
+    /// nothing in memory survives (in-flight marks, caches), only what the store holds.
+    mutating func restart(handler: (any ConflictHandler)? = nil) async throws {
+        store.dataSource = try await store.reopen(store.dataSource)
+        context = SyncContext(dataSource: store.dataSource, remote: contextRemote, conflictHandler: handler)
     }
 
     func operations() async throws -> [TableOperation] { try await context.pendingOperations() }

@@ -20,12 +20,13 @@ struct ErrorResolutionTests {
 
     @Test(arguments: StoreKind.allCases)
     func anErrorCarriesItsOperationAndSurvivesARestart(_ kind: StoreKind) async throws {
-        let fixture = try await EngineFixture(kind)
+        var fixture = try await EngineFixture(kind)
         let error = try await failedOperation(fixture)
         #expect(error.operation.id == 1)
         #expect(error.operation.kind == .insert && error.operation.table == "TodoItem" && error.operation.itemId == "ABC")
         #expect(error.statusCode == 500)
-        let restored = try #require(try await fixture.restarted().operationErrors().first)
+        try await fixture.restart()
+        let restored = try #require(try await fixture.context.operationErrors().first)
         #expect(restored.operation == error.operation)
         #expect(restored.item == error.item && restored.statusCode == 500 && restored.message == error.message)
     }

@@ -41,13 +41,13 @@ struct IncrementalPullTests {
 
     @Test(arguments: StoreKind.allCases)
     func aPullOnARecreatedContextContinuesFromTheStoredToken(_ kind: StoreKind) async throws {
-        let fixture = try await EngineFixture(kind)
+        var fixture = try await EngineFixture(kind)
         await fixture.remote.seed([["id": "a", "updatedAt": "2026-01-01T00:00:00.000Z"]], table: "TodoItem")
         try await fixture.todo.pull(queryId: "q")
         await fixture.remote.seed([["id": "b", "updatedAt": "2026-01-02T00:00:00.000Z"]], table: "TodoItem")
         await fixture.remote.clearRequests()
-        let restarted = try await fixture.restarted()
-        try await restarted.table("TodoItem").pull(queryId: "q")
+        try await fixture.restart()
+        try await fixture.todo.pull(queryId: "q")
         #expect(await tokens(fixture.remote).first == "2026-01-01T00:00:00.000Z")
         #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["a", "b"])
         #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource)
