@@ -90,6 +90,13 @@ public actor SyncContext {
         return operations
     }
 
+    /// How many operations are queued, for one table or (nil) for all tables; a cheap count for a UI badge.
+    public func pendingOperationCount(table: String? = nil) async throws -> Int {
+        let filter = table.map { Field("table") == .string($0) }
+        let query = Query(table: EngineTables.operations, filter: filter, top: 0, includeTotalCount: true)
+        return try await dataSource.read(query).totalCount ?? 0
+    }
+
     /// The operation errors recorded by the last push and not resolved yet (they survive a restart).
     public func operationErrors() async throws -> [TableOperationError] {
         try await OperationErrorStore.errors(in: dataSource)

@@ -177,3 +177,16 @@ struct LocalWriteTests {
         #expect(try await fixture.operations().isEmpty)
     }
 }
+
+extension LocalWriteTests {
+    @Test(arguments: StoreKind.allCases)
+    func pendingOperationCountCountsPerTableAndInTotal(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        try await fixture.todo.insert(["id": "a"])
+        try await fixture.todo.insert(["id": "b"])
+        try await fixture.context.table("Other").delete(["id": "c"])
+        #expect(try await fixture.context.pendingOperationCount() == 3)
+        #expect(try await fixture.context.pendingOperationCount(table: "TodoItem") == 2)
+        #expect(try await fixture.context.pendingOperationCount(table: "Nothing") == 0)
+    }
+}
