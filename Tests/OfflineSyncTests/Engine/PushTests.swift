@@ -271,3 +271,23 @@ struct PushTests {
         #expect(await remote.requests == ["POST TodoItem/a", "GET Other", ])
     }
 }
+
+extension PushTests {
+    @Test(arguments: StoreKind.allCases)
+    func aDeleteDuringAnInFlightInsertIsNotUndoneByTheResponse(_ kind: StoreKind) async throws {
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        try await fixture.todo.insert(["id": "a", "text": "first"])
+        await suspending.suspendNext(.insert, at: .afterServer)
+        let push = Task { try await fixture.context.push() }
+        await suspending.waitUntilSuspended()
+        try await fixture.todo.delete(["id": "a"])
+        #expect(try await fixture.operations().map(\.kind) == [.insert, .delete])
+        await suspending.resume()
+        #expect(try await push.value.pushed == 2)
+        #expect(try await fixture.todo.read(id: "a") == nil)
+        #expect(await remote.items(table: "TodoItem").isEmpty)
+        #expect(await remote.requests == ["POST TodoItem/a", "DELETE TodoItem/a"])
+    }
+}
