@@ -1,0 +1,15 @@
+/// The names of the sync engine's own tables in every data source.
+enum EngineTables {
+    /// Pending operations, one row per operation (see ``PendingOperationQueue``).
+    static let operations = "__operations"
+    /// Operation errors of the last push, one row per failed operation.
+    static let errors = "__errors"
+    /// Delta tokens and the operation id counter.
+    static let config = "__config"
+
+    /// The row id of operation `id`: zero-padded so that row ids sort like operation ids.
+    static func rowID(forOperation id: Int64) -> String {
+        let digits = String(id)
+        return String(repeating: "0", count: max(0, 19 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,87 @@
+extension SyncContext {
+    /// Drops the failed operation and the local item (the server's state wins; the local change is lost).
+    /// - Throws: ``SyncError/operationNotFound(operationId:table:itemId:)`` when the operation is no longer
+    ///   queued, ``SyncError/operationChanged(operationId:table:itemId:)`` when it changed since the error.
+    public func cancelAndDiscard(_ error: TableOperationError) async throws {
+        try await holding(writeGate) {
+            let operation = try await currentOperation(for: error)
+            try await dataSource.apply(queue.removing(operation.id)
+                                       + [.delete(table: operation.table, ids: [operation.itemId])])
+            operationIndex?.remove(operation)
+        }
+    }
+
+    /// Drops the failed operation and stores `item` locally (typically `error.serverItem`). `createdAt`,
+    /// `updatedAt` and `deleted` are removed from the item; `version` is kept.
+    /// - Throws: as ``cancelAndDiscard(_:)``, and ``SyncError`` when `item`'s id is not the operation's.
+    public func cancelAndUpdate(_ error: TableOperationError, with item: JSONObject) async throws {
+        try await holding(writeGate) {
+            let operation = try await currentOperation(for: error)
+            let stored = try Self.resolutionItem(item, for: operation)
+            try await dataSource.apply(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
+            operationIndex?.remove(operation)
+        }
+    }
+
+    /// Keeps the failed operation (same kind and position, sent again by the next push) with `item` as its new
+    /// item: stored locally for an insert or update, kept as the snapshot of a delete.
+    /// - Throws: as ``cancelAndUpdate(_:with:)``.
+    public func keepAndUpdate(_ error: TableOperationError, with item: JSONObject) async throws {
+        try await keepAndUpdate(error, with: item, as: error.operation.kind)
+    }
+
+    /// Keeps the failed operation at its position but changes its kind (the reference's "modify operation
+    /// type"): as a delete, the local item is deleted and `item` becomes the snapshot; as an insert or update,
+    /// `item` is stored locally and sent by the next push.
+    /// - Throws: as ``cancelAndUpdate(_:with:)``.
+    public func keepAndUpdate(_ error: TableOperationError, with item: JSONObject, as kind: TableOperation.Kind) async throws {
+        try await holding(writeGate) {
+            var operation = try await currentOperation(for: error)
+            operation.kind = kind
+            var changes: [StoreChange] = [.delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
+            var item = item
+            if item["id"] == nil || item["id"] == .null { item["id"] = .string(operation.itemId) }
+            _ = try Self.resolutionItem(item, for: operation)
+            try Self.validateContent(item, table: operation.table)
+            operation.revision += 1
+            if operation.kind == .delete {
+                operation.item = item
+                changes.append(.delete(table: operation.table, ids: [operation.itemId]))
+            } else {
+                operation.item = nil
+                changes.append(.upsert(table: operation.table, items: [item]))
+            }
+            changes.append(queue.saving(operation))
+            try await dataSource.apply(changes)
+        }
+    }
+
+    /// The queued operation the error belongs to, unchanged since the error and not being pushed.
+    private func currentOperation(for error: TableOperationError) async throws -> TableOperation {
+        let recorded = error.operation
+        guard let operation = try await queue.operation(id: recorded.id) else {
+            throw SyncError.operationNotFound(operationId: recorded.id, table: recorded.table, itemId: recorded.itemId)
+        }
+        if inFlight.contains(operation.id) {
+            throw SyncError.operationInFlight(operationId: operation.id, table: operation.table, itemId: operation.itemId)
+        }
+        guard operation.revision == recorded.revision, operation.kind == recorded.kind,
+              operation.table == recorded.table, ItemID.key(operation.itemId) == ItemID.key(recorded.itemId) else {
+            throw SyncError.operationChanged(operationId: recorded.id, table: recorded.table, itemId: recorded.itemId)
+        }
+        return operation
+    }
+
+    /// `item` with the operation's id (added when missing) and without `createdAt`, `updatedAt`, `deleted`.
+    private static func resolutionItem(_ item: JSONObject, for operation: TableOperation) throws -> JSONObject {
+        var item = item.filter { $0.key != "createdAt" && $0.key != "updatedAt" && $0.key != "deleted" }
+        if item["id"] == nil || item["id"] == .null { item["id"] = .string(operation.itemId) }
+        let id = try itemID(of: item, table: operation.table)
+        guard ItemID.key(id) == ItemID.key(operation.itemId) else {
+            throw SyncError.invalidItem(table: operation.table,
+                                        reason: "its id \"\(id)\" is not the id \"\(operation.itemId)\" of the failed operation")
+        }
+        try validateContent(item, table: operation.table)
+        return item
+    }
+}

@@ -1,0 +1,91 @@
+extension SyncContext {
+    /// Pulls `query` (default: the whole table) from the remote into the local table.
+    ///
+    /// Steps: validate the arguments; push first when the table has pending operations (a failing push fails
+    /// the pull with its ``PushError``); then page with ``PullPager`` until an empty page or the query's `top`.
+    /// Soft-deleted records are removed locally; records whose item has a pending operation are left alone.
+    /// With a `queryId` the pull is incremental: it asks for `updatedAt ge <token>`, and each page's items and
+    /// its new delta token are written in one atomic `apply`.
+    /// - Throws: ``SyncError`` for bad arguments, ``PushError``, ``RemoteError``, `CancellationError` when the
+    ///   task is cancelled (pages applied before stay applied), or a data-source error.
+    func pull(table: String, query: Query?, queryId: String?, settings: PullSettings) async throws {
+        try Self.validateTable(table)
+        let query = query ?? Query(table: table)
+        try PullArguments.validate(table: table, query: query, queryId: queryId, settings: settings)
+        try await holding(syncGate) {
+            if try await queue.count(table: table) > 0 { _ = try await pushQueue() }
+            try await pullPages(table: table, query: query, queryId: queryId, settings: settings)
+        }
+    }
+
+    private func pullPages(table: String, query: Query, queryId: String?, settings: PullSettings) async throws {
+        let activity = SyncProgress.Activity.pull(table: table, queryId: queryId)
+        var pager: PullPager
+        if let queryId {
+            pager = PullPager(token: try await DeltaTokenStore.token(table: table, queryId: queryId, in: dataSource),
+                              pageSize: settings.pageSize)
+        } else {
+            pager = PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize)
+        }
+        var total = query.top
+        report(SyncProgress(activity: activity, phase: .started, completed: 0, total: total, pages: 0))
+        do {
+            while let request = pager.nextRequest {
+                try Task.checkCancellation()
+                var remoteQuery = query
+                remoteQuery.includeDeleted = true
+                remoteQuery.skip = request.skip
+                remoteQuery.top = request.top
+                remoteQuery.includeTotalCount = settings.requestsTotalCount && pager.pagesReceived == 0
+                if let token = request.token {
+                    let bound = Field("updatedAt") >= .string(Timestamp.string(fromMilliseconds: token))
+                    remoteQuery.filter = query.filter.map { $0 && bound } ?? bound
+                    remoteQuery.orderBy = [.ascending("updatedAt")]
+                }
+                let page = try await remote.read(remoteQuery)
+                try Task.checkCancellation()
+                if let count = page.totalCount, total == nil {
+                    total = query.top.map { min($0, count) } ?? count
+                }
+                let maxUpdatedAt = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }.max()
+                let step = pager.pageReceived(count: page.items.count, maxUpdatedAt: maxUpdatedAt)
+                if !page.items.isEmpty || step.newToken != nil {
+                    try await applyPage(page.items, table: table, token: step.newToken.map { ($0, queryId ?? "") })
+                }
+                report(SyncProgress(activity: activity, phase: .advanced, completed: pager.recordsReceived,
+                                    total: total, pages: pager.pagesReceived))
+            }
+        } catch {
+            report(SyncProgress(activity: activity, phase: .failed, completed: pager.recordsReceived, total: total,
+                                pages: pager.pagesReceived))
+            // A remote that noticed the cancellation may report it as a network failure.
+            if Task.isCancelled, !(error is CancellationError) { throw CancellationError() }
+            throw error
+        }
+        report(SyncProgress(activity: activity, phase: .finished, completed: pager.recordsReceived, total: total,
+                            pages: pager.pagesReceived))
+    }
+
+    /// Stores one page in one `apply`: upserts, soft-delete removals and the new delta token. Records whose item
+    /// has a pending operation (read now, so operations queued during the request count) are skipped.
+    private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?) async throws {
+        try await holding(writeGate) {
+            try Task.checkCancellation()
+            let pending = try await queue.pendingItemKeys(table: table)
+            var upserts: [JSONObject] = [], deletes: [String] = []
+            for item in items {
+                guard let id = item["id"]?.stringValue, ItemID.isValid(id), !pending.contains(ItemID.key(id)) else { continue }
+                if SystemProperties.isDeleted(item) {
+                    deletes.append(id)
+                } else if (try? TableSet.validate([.upsert(table: table, items: [item])])) != nil {
+                    upserts.append(item)
+                }
+            }
+            var changes: [StoreChange] = []
+            if !deletes.isEmpty { changes.append(.delete(table: table, ids: deletes)) }
+            if !upserts.isEmpty { changes.append(.upsert(table: table, items: upserts)) }
+            if let (value, queryId) = token { changes.append(DeltaTokenStore.saving(value, table: table, queryId: queryId)) }
+            if !changes.isEmpty { try await dataSource.apply(changes) }
+        }
+    }
+}

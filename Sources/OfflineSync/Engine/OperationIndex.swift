@@ -1,0 +1,42 @@
+/// The ids of the queued operations of each item, kept in memory by the context so that a local write or a
+/// push step finds an item's operations without scanning `__operations`.
+///
+/// The store stays the source of truth: the index is loaded from it on first use and changed only after an
+/// `apply` that changed `__operations` succeeded, under the write gate. Every writer of `__operations` is the
+/// context itself, so use one `SyncContext` per data source.
+struct OperationIndex: Sendable {
+    private var idsByItem: [String: [Int64]] = [:]
+
+    /// Indexes `operations`.
+    init(_ operations: [TableOperation]) {
+        for operation in operations.sorted(by: { $0.id < $1.id }) { insert(operation) }
+    }
+
+    private static func key(table: String, itemId: String) -> String {
+        table + "\u{0}" + ItemID.key(itemId)
+    }
+
+    /// The operation ids of one item (case-insensitive id), ascending: the last is the latest.
+    func ids(table: String, itemId: String) -> [Int64] {
+        idsByItem[Self.key(table: table, itemId: itemId)] ?? []
+    }
+
+    /// Records a new operation (ids only grow, so it goes last).
+    mutating func insert(_ operation: TableOperation) {
+        idsByItem[Self.key(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
+    }
+
+    /// Forgets an operation.
+    mutating func remove(_ operation: TableOperation) {
+        let key = Self.key(table: operation.table, itemId: operation.itemId)
+        guard var ids = idsByItem[key] else { return }
+        ids.removeAll { $0 == operation.id }
+        idsByItem[key] = ids.isEmpty ? nil : ids
+    }
+
+    /// Forgets every operation of `table`.
+    mutating func removeAll(table: String) {
+        let prefix = table + "\u{0}"
+        idsByItem = idsByItem.filter { !$0.key.hasPrefix(prefix) }
+    }
+}

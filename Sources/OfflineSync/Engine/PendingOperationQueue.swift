@@ -1,0 +1,105 @@
+/// Reads and writes the operation queue in the `__operations` table of a data source.
+///
+/// A row is `{id: "<19-digit op id>", opId, kind, table, itemId, itemKey, revision, item?}`: `itemKey` is the
+/// lower-cased item id (ids match case-insensitively), and `item` is stored only for a delete (its snapshot);
+/// an insert or update sends the current local item. The queue only builds ``StoreChange``s: callers apply them
+/// together with the item change, in one atomic `apply`.
+struct PendingOperationQueue: Sendable {
+    let dataSource: any SyncContextDataSource
+
+    /// Every operation of `table` (or of all tables), in queue order.
+    func operations(table: String? = nil) async throws -> [TableOperation] {
+        let filter = table.map { Field("table") == .string($0) }
+        return try await read(Query(table: EngineTables.operations, filter: filter, orderBy: [.ascending("opId")]))
+    }
+
+    /// The operations of one item (case-insensitive id), in queue order; the last one is the latest.
+    func operations(table: String, itemId: String) async throws -> [TableOperation] {
+        let filter = Field("table") == .string(table) && Field("itemKey") == .string(ItemID.key(itemId))
+        return try await read(Query(table: EngineTables.operations, filter: filter, orderBy: [.ascending("opId")]))
+    }
+
+    /// The operations with an id greater than `id` (at most `limit` when given), in queue order.
+    func operations(after id: Int64, limit: Int? = nil) async throws -> [TableOperation] {
+        try await read(Query(table: EngineTables.operations, filter: id > 0 ? Field("opId") > .int(id) : nil,
+                             orderBy: [.ascending("opId")], top: limit))
+    }
+
+    /// The operation with `id`, or nil when it is no longer queued.
+    func operation(id: Int64) async throws -> TableOperation? {
+        let rowID = EngineTables.rowID(forOperation: id)
+        guard let row = try await dataSource.read(table: EngineTables.operations, id: rowID) else { return nil }
+        return try Self.operation(from: row)
+    }
+
+    /// The lower-cased ids of the items of `table` that have a queued operation.
+    func pendingItemKeys(table: String) async throws -> Set<String> {
+        let query = Query(table: EngineTables.operations, filter: Field("table") == .string(table), select: ["itemKey"])
+        return Set(try await dataSource.read(query).items.compactMap { $0["itemKey"]?.stringValue })
+    }
+
+    /// How many operations are queued for `table`.
+    func count(table: String) async throws -> Int {
+        let query = Query(table: EngineTables.operations, filter: Field("table") == .string(table), top: 0,
+                          includeTotalCount: true)
+        return try await dataSource.read(query).totalCount ?? 0
+    }
+
+    /// The greatest operation id ever handed out (stored counter or queued ops), 0 when none.
+    func highestOperationId() async throws -> Int64 {
+        let last = try await read(Query(table: EngineTables.operations, orderBy: [.descending("opId")], top: 1))
+        let counter = try await dataSource.read(table: EngineTables.config, id: Self.counterRowID)?["value"]?.intValue
+        return max(last.first?.id ?? 0, counter ?? 0)
+    }
+
+    /// The change that stores `operation` (new or rewritten).
+    func saving(_ operation: TableOperation) -> StoreChange {
+        .upsert(table: EngineTables.operations, items: [Self.row(for: operation)])
+    }
+
+    /// The change that records `id` as the greatest operation id handed out, so ids are never reused, also
+    /// after the queue drains and the process restarts.
+    func advancingCounter(to id: Int64) -> StoreChange {
+        .upsert(table: EngineTables.config, items: [["id": .string(Self.counterRowID), "kind": "counter",
+                                                      "value": .int(id)]])
+    }
+
+    /// The changes that remove `operation` and its error row.
+    func removing(_ operationId: Int64) -> [StoreChange] {
+        let rowID = EngineTables.rowID(forOperation: operationId)
+        return [.delete(table: EngineTables.operations, ids: [rowID]), .delete(table: EngineTables.errors, ids: [rowID])]
+    }
+
+    private static let counterRowID = "operationCounter"
+
+    private func read(_ query: Query) async throws -> [TableOperation] {
+        try await dataSource.read(query).items.map(Self.operation(from:))
+    }
+
+    static func row(for operation: TableOperation) -> JSONObject {
+        var row: JSONObject = [
+            "id": .string(EngineTables.rowID(forOperation: operation.id)),
+            "opId": .int(operation.id),
+            "kind": .string(operation.kind.rawValue),
+            "table": .string(operation.table),
+            "itemId": .string(operation.itemId),
+            "itemKey": .string(ItemID.key(operation.itemId)),
+            "revision": .int(operation.revision),
+        ]
+        if operation.kind == .delete, let item = operation.item { row["item"] = .object(item) }
+        return row
+    }
+
+    static func operation(from row: JSONObject) throws -> TableOperation {
+        let rowID = row["id"]?.stringValue ?? "?"
+        guard let id = row["opId"]?.intValue, let kindName = row["kind"]?.stringValue,
+              let kind = TableOperation.Kind(rawValue: kindName), let table = row["table"]?.stringValue,
+              let itemId = row["itemId"]?.stringValue
+        else {
+            throw SyncError.corruptRecord(table: EngineTables.operations, id: rowID,
+                                          reason: "opId, kind, table or itemId is missing or of the wrong type")
+        }
+        return TableOperation(id: id, kind: kind, table: table, itemId: itemId, item: row["item"]?.objectValue,
+                              revision: row["revision"]?.intValue ?? 0)
+    }
+}

@@ -1,0 +1,42 @@
+extension SyncContext {
+    /// Deletes local items of `table`; see ``SyncTable/purge(_:force:)``.
+    func purge(table: String, query: Query?, force: Bool) async throws {
+        try Self.validateTable(table)
+        if force, query != nil { throw SyncError.forcePurgeWithQuery(table: table) }
+        if let query, query.table != table {
+            throw SyncError.queryTableMismatch(table: table, queryTable: query.table)
+        }
+        try await holding(syncGate) {
+            try Task.checkCancellation()
+            try await holding(writeGate) {
+                let operations = try await queue.operations(table: table)
+                if force {
+                    if let busy = operations.first(where: { inFlight.contains($0.id) }) {
+                        throw SyncError.operationInFlight(operationId: busy.id, table: table, itemId: busy.itemId)
+                    }
+                    let rowIDs = operations.map { EngineTables.rowID(forOperation: $0.id) }
+                    try await dataSource.apply([
+                        .delete(table: EngineTables.operations, ids: rowIDs),
+                        .delete(table: EngineTables.errors, ids: rowIDs),
+                        DeltaTokenStore.removingAll(table: table),
+                        .deleteAll(table: table, matching: nil),
+                    ])
+                    operationIndex?.removeAll(table: table)
+                    return
+                }
+                guard operations.isEmpty else {
+                    throw SyncError.purgeBlocked(table: table, pendingOperations: operations.count)
+                }
+                guard let query, query.skip != nil || query.top != nil || !query.orderBy.isEmpty else {
+                    try await dataSource.apply([.deleteAll(table: table, matching: query?.filter)])
+                    return
+                }
+                var selection = query
+                selection.select = ["id"]
+                selection.includeTotalCount = false
+                let ids = try await dataSource.read(selection).items.compactMap { $0["id"]?.stringValue }
+                if !ids.isEmpty { try await dataSource.apply([.delete(table: table, ids: ids)]) }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+extension SyncContext {
+    /// Pushes every pending operation in order. Throws PushError when any operation failed;
+    /// failed operations stay queued unless resolved.
+    ///
+    /// - Operations go in ascending id order across all tables, including those queued while the push runs:
+    ///   an insert without system properties, an update with `If-Match` from the local item's `version`, a
+    ///   delete with the version of its snapshot.
+    /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
+    /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
+    ///   cancellation of the calling task stops it, leaving every unsent operation queued.
+    /// - The errors of the previous push are cleared when a push starts.
+    /// - Throws: ``PushError``; a data-source error as thrown by the store.
+    @discardableResult public func push() async throws -> PushResult {
+        try await holding(syncGate) { try await pushQueue() }
+    }
+
+    /// The push itself; call while holding the sync gate.
+    func pushQueue() async throws -> PushResult {
+        try await holding(writeGate) { try await dataSource.apply([.deleteAll(table: EngineTables.errors, matching: nil)]) }
+        // The whole queue in one read; later reads return only operations queued during the push.
+        var batch = try await queue.operations(after: 0)
+        let total = batch.count
+        var errors: [TableOperationError] = []
+        var pushed = 0, done = 0, lastId: Int64 = 0
+        report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
+        func fail(_ reason: PushError.Reason, _ underlying: RemoteError? = nil) -> PushError {
+            report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
+            return PushError(reason: reason, errors: errors, underlying: underlying)
+        }
+        do {
+            while !batch.isEmpty {
+                for candidate in batch {
+                    lastId = candidate.id
+                    if Task.isCancelled { throw fail(.cancelled) }
+                    guard let prepared = try await prepareToSend(candidate.id) else { continue }
+                    let step = await send(prepared)
+                    switch try await finish(prepared, step) {
+                    case .pushed: pushed += 1
+                    case .failed(let error): errors.append(error)
+                    case .aborted(let reason, let underlying): throw fail(reason, underlying)
+                    }
+                    done += 1
+                    report(SyncProgress(activity: .push, phase: .advanced, completed: done, total: max(total, done), pages: 0))
+                }
+                batch = try await queue.operations(after: lastId)
+            }
+        } catch let error as PushError {
+            throw error
+        } catch {
+            _ = fail(.operationErrors)
+            throw error
+        }
+        if !errors.isEmpty { throw fail(.operationErrors) }
+        report(SyncProgress(activity: .push, phase: .finished, completed: done, total: max(total, done), pages: 0))
+        return PushResult(pushed: pushed)
+    }
+
+    /// An operation ready to send: marked in flight, with the body read from the store.
+    struct PreparedOperation: Sendable {
+        var operation: TableOperation
+        /// What is sent: the local item (insert without system properties, update with its `version`),
+        /// or the delete's snapshot.
+        var body: JSONObject?
+        /// Why it cannot be sent, when the local item is missing.
+        var problem: String?
+    }
+
+    /// What finishing one operation came to.
+    enum FinishedOperation: Sendable {
+        case pushed
+        case failed(TableOperationError)
+        case aborted(PushError.Reason, RemoteError?)
+    }
+
+    /// Re-reads the operation (it may have been resolved since the batch was read), reads its item and marks it
+    /// in flight. Returns nil when the operation is gone.
+    private func prepareToSend(_ id: Int64) async throws -> PreparedOperation? {
+        try await holding(writeGate) {
+            guard var operation = try await queue.operation(id: id) else { return nil }
+            var prepared = PreparedOperation(operation: operation, body: nil, problem: nil)
+            switch operation.kind {
+            case .delete:
+                prepared.body = operation.item
+            case .insert, .update:
+                guard let local = try await dataSource.read(table: operation.table, id: operation.itemId) else {
+                    prepared.problem = "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."
+                    break
+                }
+                operation.item = local
+                prepared.operation = operation
+                prepared.body = operation.kind == .insert
+                    ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
+            }
+            inFlight.insert(id)
+            return prepared
+        }
+    }
+
+    /// Sends the operation, consulting the conflict handler on 409/412 (at most three rounds), and classifies
+    /// the result. Never throws: every failure is an outcome.
+    private func send(_ prepared: PreparedOperation) async -> PushOutcome {
+        if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
+        let operation = prepared.operation
+        var kind = operation.kind
+        var body = prepared.body
+        var deleteVersion = SystemProperties.version(of: body)
+        for _ in 0..<3 {
+            let result: Result<JSONObject?, any Error>
+            do {
+                switch kind {
+                case .insert: result = .success(try await remote.insert(body ?? [:], table: operation.table))
+                case .update: result = .success(try await remote.update(body ?? [:], table: operation.table))
+                case .delete:
+                    try await remote.delete(id: operation.itemId, version: deleteVersion, table: operation.table)
+                    result = .success(nil)
+                }
+            } catch {
+                result = .failure(error)
+            }
+            if case .failure = result, Task.isCancelled { return .abort(.cancelled, nil) }
+            let outcome = PushOutcome.classify(kind: kind, sent: body, result: result)
+            guard case .conflict(let serverItem, let status) = outcome else { return outcome }
+            let resolution: ConflictResolution
+            do {
+                let conflict = SyncConflict(operation: operation, localItem: body, serverItem: serverItem, statusCode: status)
+                resolution = try await conflictHandler?.resolve(conflict) ?? .fail
+            } catch is CancellationError {
+                return .abort(.cancelled, nil)
+            } catch {
+                return .failed(statusCode: status, message: "The conflict handler failed: \(error)", serverItem: serverItem)
+            }
+            switch PushOutcome.step(for: resolution, kind: kind, sent: body, serverItem: serverItem, statusCode: status) {
+            case .record(let message):
+                return .failed(statusCode: status, message: message, serverItem: serverItem)
+            case .acceptServer(let item):
+                return .succeeded(serverItem: item)
+            case .resend(let newKind, let item, let version):
+                kind = newKind
+                body = item
+                deleteVersion = version
+            }
+        }
+        return .failed(statusCode: nil, message: "The conflict was still unresolved after three attempts.", serverItem: nil)
+    }
+
+    /// Applies the outcome in one `apply`: on success removes the operation and stores the server's item
+    /// (unless a newer operation exists for the item); on failure records the error.
+    private func finish(_ prepared: PreparedOperation, _ outcome: PushOutcome) async throws -> FinishedOperation {
+        let operation = prepared.operation
+        return try await holding(writeGate) {
+            defer { inFlight.remove(operation.id) }
+            switch outcome {
+            case .abort(let reason, let underlying):
+                return .aborted(reason, underlying)
+            case .failed(let status, let message, let serverItem):
+                let error = TableOperationError(operation: operation, item: prepared.body, serverItem: serverItem,
+                                                statusCode: status, message: message)
+                try await dataSource.apply([OperationErrorStore.saving(error)])
+                return .failed(error)
+            case .conflict(let serverItem, let status):
+                let error = TableOperationError(operation: operation, item: prepared.body, serverItem: serverItem,
+                                                statusCode: status, message: "Unresolved conflict.")
+                try await dataSource.apply([OperationErrorStore.saving(error)])
+                return .failed(error)
+            case .succeeded(let serverItem):
+                var changes = queue.removing(operation.id)
+                let newer = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
+                    .contains { $0 != operation.id }
+                if !newer, var serverItem {
+                    if SystemProperties.isDeleted(serverItem) {
+                        changes.append(.delete(table: operation.table, ids: [operation.itemId]))
+                    } else {
+                        if serverItem["id"]?.stringValue.map(ItemID.isValid) != true {
+                            serverItem["id"] = .string(operation.itemId)
+                        }
+                        changes.append(.upsert(table: operation.table, items: [serverItem]))
+                    }
+                }
+                try await dataSource.apply(changes)
+                operationIndex?.remove(operation)
+                return .pushed
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// A first-in first-out asynchronous lock: the engine's way to run its read-decide-apply steps and its sync
+/// actions one at a time across the `await`s where actor reentrancy would otherwise interleave them.
+actor SerialGate {
+    private var isLocked = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Waits until the gate is free, then holds it.
+    func lock() async {
+        if isLocked {
+            await withCheckedContinuation { waiters.append($0) }
+        } else {
+            isLocked = true
+        }
+    }
+
+    /// Hands the gate to the next waiter, or frees it.
+    func unlock() {
+        if waiters.isEmpty {
+            isLocked = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The offline sync engine: local tables with an operation queue, pushed to and pulled from a ``SyncRemote``.
+///
+/// ```swift
+/// let context = SyncContext(dataSource: InMemoryDataSource(), remote: HTTPRemote(baseURL: url))
+/// let todos = context.table("TodoItem")
+/// try await todos.insert(["text": "buy milk"])      // works offline: item + queued operation, atomically
+/// try await context.push()                           // sends queued operations in order
+/// try await todos.pull(queryId: "all-todos")         // incremental pull with a delta token
+/// ```
+///
+/// ## Concurrency
+/// - Push, pull and purge of one context run one at a time (a FIFO gate), in call order.
+/// - Reads and local writes stay available during a push or pull. Local writes, and each bookkeeping step of a
+///   push or pull, run one at a time: each reads, decides with a pure value (``OperationCollapse``,
+///   ``PushOutcome``, ``PullPager``) and applies its result in **one** atomic `apply`.
+/// - An operation being pushed is not collapsed into: a local write made meanwhile queues a new operation, and
+///   the server's answer is then not stored over the newer local item.
+/// - Cancelling the task running a push or pull stops it between operations or pages, with nothing half-applied.
+///
+/// The engine keeps its state in ordinary tables of the data source (`__operations`, `__errors`,
+/// `__config`), so it continues after a restart from whatever the store holds. Use one context per data source
+/// at a time: the context caches the next operation id and an index of the queue. See Docs/Architecture.md.
+///
+/// Progress of push and pull: ``progressUpdates(bufferingNewest:)``.
+public actor SyncContext {
+    let dataSource: any SyncContextDataSource
+    let remote: any SyncRemote
+    let conflictHandler: (any ConflictHandler)?
+    let queue: PendingOperationQueue
+    /// Serialises local writes and the bookkeeping steps of push, pull, purge and resolution.
+    let writeGate = SerialGate()
+    /// Serialises push, pull and purge.
+    let syncGate = SerialGate()
+    /// Operations being sent right now (memory only: a crash forgets them, which is right).
+    var inFlight: Set<Int64> = []
+    /// The next operation id, loaded from the store on first use.
+    var nextOperationId: Int64?
+    /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``).
+    var operationIndex: OperationIndex?
+    private var observers: [Int: AsyncStream<SyncProgress>.Continuation] = [:]
+    private var nextObserverKey = 0
+
+    /// Creates a context over a local store and a back end.
+    /// - Parameters:
+    ///   - dataSource: where items and the engine's own tables live.
+    ///   - remote: the back end to push to and pull from.
+    ///   - conflictHandler: consulted for 409/412 answers during push; nil means every conflict fails.
+    public init(dataSource: any SyncContextDataSource, remote: any SyncRemote,
+                conflictHandler: (any ConflictHandler)? = nil) {
+        self.dataSource = dataSource
+        self.remote = remote
+        self.conflictHandler = conflictHandler
+        self.queue = PendingOperationQueue(dataSource: dataSource)
+    }
+
+    deinit {
+        for continuation in observers.values { continuation.finish() }
+    }
+
+    /// The sync table `name`. Every call on a table with an invalid or reserved (`__`) name throws
+    /// ``SyncError``.
+    public nonisolated func table(_ name: String) -> SyncTable {
+        SyncTable(name: name, context: self)
+    }
+
+    /// A typed view of the sync table `name` over your own `Codable` model with a string `id`.
+    ///
+    /// ```swift
+    /// struct TodoItem: Codable, Sendable { var id: String?; var text: String; var dueAt: Date? }
+    /// let todos = context.table(TodoItem.self, name: "TodoItem")
+    /// let saved = try await todos.insert(TodoItem(id: nil, text: "milk", dueAt: nil))
+    /// ```
+    public nonisolated func table<Model: Codable & Sendable>(_ type: Model.Type, name: String) -> TypedSyncTable<Model> {
+        TypedSyncTable(table: table(name))
+    }
+
+    /// The queued operations of every table, in push order. For an insert or update `item` is the current
+    /// local item; for a delete it is the snapshot given to `delete`.
+    public func pendingOperations() async throws -> [TableOperation] {
+        var operations = try await queue.operations()
+        for index in operations.indices where operations[index].kind != .delete {
+            operations[index].item = try await dataSource.read(table: operations[index].table, id: operations[index].itemId)
+        }
+        return operations
+    }
+
+    /// How many operations are queued, for one table or (nil) for all tables; a cheap count for a UI badge.
+    public func pendingOperationCount(table: String? = nil) async throws -> Int {
+        let filter = table.map { Field("table") == .string($0) }
+        let query = Query(table: EngineTables.operations, filter: filter, top: 0, includeTotalCount: true)
+        return try await dataSource.read(query).totalCount ?? 0
+    }
+
+    /// The operation errors recorded by the last push and not resolved yet (they survive a restart).
+    public func operationErrors() async throws -> [TableOperationError] {
+        try await OperationErrorStore.errors(in: dataSource)
+    }
+
+    /// A stream of progress reports of every push and pull of this context from now on.
+    ///
+    /// The stream ends when the consuming task stops iterating (or is cancelled). With `bufferingNewest`
+    /// set, a slow consumer sees only the latest reports, which suits a progress bar.
+    public func progressUpdates(bufferingNewest limit: Int? = nil) -> AsyncStream<SyncProgress> {
+        let policy: AsyncStream<SyncProgress>.Continuation.BufferingPolicy = limit.map { .bufferingNewest(max(1, $0)) } ?? .unbounded
+        let (stream, continuation) = AsyncStream<SyncProgress>.makeStream(bufferingPolicy: policy)
+        let key = nextObserverKey
+        nextObserverKey += 1
+        observers[key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(key) }
+        }
+        return stream
+    }
+
+    private func removeObserver(_ key: Int) {
+        observers.removeValue(forKey: key)
+    }
+
+    func report(_ progress: SyncProgress) {
+        for continuation in observers.values { continuation.yield(progress) }
+    }
+
+    /// Runs `body` while holding `gate`, releasing it on every path.
+    func holding<T: Sendable>(_ gate: SerialGate, _ body: () async throws -> T) async throws -> T {
+        await gate.lock()
+        do {
+            let value = try await body()
+            await gate.unlock()
+            return value
+        } catch {
+            await gate.unlock()
+            throw error
+        }
+    }
+
+    /// Throws unless `name` is a valid user table name.
+    nonisolated static func validateTable(_ name: String) throws(SyncError) {
+        if TableName.isReserved(name) { throw SyncError.reservedTable(name) }
+        guard TableName.isValid(name) else { throw SyncError.invalidTableName(name) }
+    }
+
+    /// The index of queued operations; call while holding the write gate.
+    func loadedOperationIndex() async throws -> OperationIndex {
+        if let operationIndex { return operationIndex }
+        let index = OperationIndex(try await queue.operations())
+        operationIndex = index
+        return index
+    }
+
+    /// The latest queued operation of the item, or nil; call while holding the write gate.
+    func latestOperation(table: String, itemId: String) async throws -> TableOperation? {
+        guard let id = try await loadedOperationIndex().ids(table: table, itemId: itemId).last else { return nil }
+        if let operation = try await queue.operation(id: id) { return operation }
+        // The store changed behind the index (another context on the same store): rebuild it.
+        operationIndex = nil
+        return try await queue.operations(table: table, itemId: itemId).last
+    }
+
+    /// The next operation id: one past the greatest ever handed out (survives restarts and drained queues).
+    func allocateOperationId() async throws -> Int64 {
+        if let next = nextOperationId { return next }
+        let next = try await queue.highestOperationId() + 1
+        nextOperationId = next
+        return next
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// 409/412 answers go to the ConflictHandler with the server's item (model-system.md §11.3).
+struct ConflictHandlerTests {
+    /// A pulled item edited on the server by another device, then locally: the push gets a 412.
+    private func conflictingUpdate(_ kind: StoreKind, handler: (any ConflictHandler)?) async throws -> EngineFixture {
+        let fixture = try await EngineFixture(kind, handler: handler)
+        await fixture.remote.seed([["id": "a", "text": "base", "note": "n"]], table: "TodoItem")
+        try await fixture.todo.pull()
+        await fixture.remote.serverUpdate(id: "a", table: "TodoItem", fields: ["text": "theirs"])
+        var local = try #require(try await fixture.todo.read(id: "a"))
+        local["text"] = "mine"
+        try await fixture.todo.update(local)
+        return fixture
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func withoutHandlerAConflictFailsAndKeepsTheOperation(_ kind: StoreKind) async throws {
+        let fixture = try await conflictingUpdate(kind, handler: nil)
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        #expect(error?.reason == .operationErrors)
+        #expect(error?.errors.first?.statusCode == 412)
+        #expect(error?.errors.first?.serverItem?["text"] == "theirs")
+        #expect(try await fixture.operations().count == 1)
+        #expect(try await fixture.todo.read(id: "a")?["text"] == "mine")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func failResolutionIsRecorded(_ kind: StoreKind) async throws {
+        let handler = FixedResolution(.fail)
+        let fixture = try await conflictingUpdate(kind, handler: handler)
+        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let conflicts = await handler.conflicts
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.statusCode == 412)
+        #expect(conflicts.first?.localItem?["text"] == "mine")
+        #expect(conflicts.first?.serverItem?["text"] == "theirs")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func useServerDropsTheOperationAndStoresTheServerItem(_ kind: StoreKind) async throws {
+        let fixture = try await conflictingUpdate(kind, handler: FixedResolution(.useServer))
+        #expect(try await fixture.context.push().pushed == 1)
+        #expect(try await fixture.operations().isEmpty)
+        #expect(try await fixture.todo.read(id: "a") == (await fixture.remote.item(id: "a", table: "TodoItem")))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func useClientResendsTheLocalItemWithTheServerVersion(_ kind: StoreKind) async throws {
+        let fixture = try await conflictingUpdate(kind, handler: FixedResolution(.useClient))
+        #expect(try await fixture.context.push().pushed == 1)
+        #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "mine")
+        #expect(await fixture.remote.requests.suffix(2) == ["PATCH TodoItem/a", "PATCH TodoItem/a"])
+        #expect(try await fixture.todo.read(id: "a")?["version"] == (await fixture.remote.item(id: "a", table: "TodoItem"))?["version"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func useMergedResendsTheMergedItem(_ kind: StoreKind) async throws {
+        let fixture = try await conflictingUpdate(kind, handler: FixedResolution(.useMerged(["id": "a", "text": "merged"])))
+        #expect(try await fixture.context.push().pushed == 1)
+        #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "merged")
+        #expect(try await fixture.todo.read(id: "a")?["text"] == "merged")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func useClientAfterAnInsertConflictBecomesAnUpdate(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind, handler: FixedResolution(.useClient))
+        await fixture.remote.seed([["id": "a", "text": "theirs"]], table: "TodoItem")
+        try await fixture.todo.insert(["id": "a", "text": "mine"])
+        #expect(try await fixture.context.push().pushed == 1)
+        #expect(await fixture.remote.requests == ["POST TodoItem/a", "PATCH TodoItem/a"])
+        #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "mine")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func useClientOnADeleteConflictDeletesWithTheServerVersion(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind, handler: FixedResolution(.useClient))
+        await fixture.remote.seed([["id": "a"]], table: "TodoItem")
+        try await fixture.todo.pull()
+        let local = try #require(try await fixture.todo.read(id: "a"))
+        await fixture.remote.serverUpdate(id: "a", table: "TodoItem", fields: ["text": "changed"])
+        try await fixture.todo.delete(local)
+        #expect(try await fixture.context.push().pushed == 1)
+        #expect(await fixture.remote.items(table: "TodoItem").isEmpty)
+    }
+
+    struct Throwing: ConflictHandler {
+        struct Refused: Error {}
+        func resolve(_ conflict: SyncConflict) async throws -> ConflictResolution { throw Refused() }
+    }
+
+    @Test func aThrowingHandlerRecordsTheConflictAsAnError() async throws {
+        let fixture = try await conflictingUpdate(.inMemory, handler: Throwing())
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        #expect(error?.errors.first?.message.contains("conflict handler") == true)
+    }
+
+    @Test func aConflictThatKeepsComingBackEndsAfterThreeRounds() async throws {
+        let fixture = try await conflictingUpdate(.inMemory, handler: FixedResolution(.useClient))
+        await fixture.remote.failNext(5, with: .preconditionFailed(serverItem: ["id": "a", "text": "again", "version": "x"]), on: .update)
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        #expect(error?.errors.count == 1)
+        #expect(await fixture.remote.requests.filter { $0.hasPrefix("PATCH") }.count == 3)
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// The stores every engine test runs against. To add a store, add a case and its branch in `makeStore()`:
+/// the parameterised tests (`@Test(arguments: StoreKind.allCases)`) then cover it too.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory
+    // case journal   // merge: a JournalDataSource in a fresh temporary directory; reopen = close() the given
+    //                // store, then init a new one on the same directory.
+
+    var testDescription: String { rawValue }
+
+    func makeStore() async throws -> TestStore {
+        switch self {
+        case .inMemory:
+            let store = InMemoryDataSource()
+            return TestStore(dataSource: store, reopen: { current in current })
+        }
+    }
+}
+
+/// A store for one test, and how to open it again as a restarted process would (same data, fresh handle).
+struct TestStore: Sendable {
+    var dataSource: any SyncContextDataSource
+    /// Closes the given store and returns it reopened, as after a restart (the in-memory store returns itself).
+    var reopen: @Sendable (any SyncContextDataSource) async throws -> any SyncContextDataSource
+}
+
+/// A context with its store and a fresh InMemoryRemote.
+struct EngineFixture {
+    var store: TestStore
+    var remote: InMemoryRemote
+    /// The remote the context talks to (the InMemoryRemote itself, or a wrapper around it).
+    var contextRemote: any SyncRemote
+    var context: SyncContext
+
+    init(_ kind: StoreKind, pageSize: Int = 50, remote: InMemoryRemote? = nil, wrap: ((InMemoryRemote) -> any SyncRemote)? = nil,
+         handler: (any ConflictHandler)? = nil) async throws {
+        store = try await kind.makeStore()
+        let remote = remote ?? InMemoryRemote(pageSize: pageSize)
+        self.remote = remote
+        contextRemote = wrap?(remote) ?? remote
+        context = SyncContext(dataSource: store.dataSource, remote: contextRemote, conflictHandler: handler)
+    }
+
+    var todo: SyncTable { context.table("TodoItem") }
+
+    /// Reopens the store and replaces the context with a new one over it, as after a crash or restart:
+    /// nothing in memory survives (in-flight marks, caches), only what the store holds.
+    mutating func restart(handler: (any ConflictHandler)? = nil) async throws {
+        store.dataSource = try await store.reopen(store.dataSource)
+        context = SyncContext(dataSource: store.dataSource, remote: contextRemote, conflictHandler: handler)
+    }
+
+    func operations() async throws -> [TableOperation] { try await context.pendingOperations() }
+
+    func rows(_ table: String) async throws -> [JSONObject] {
+        try await store.dataSource.read(Query(table: table, orderBy: [.ascending("id")])).items
+    }
+}
+
+/// A conflict handler that always answers the same, and counts its calls.
+actor FixedResolution: ConflictHandler {
+    let resolution: ConflictResolution
+    private(set) var conflicts: [SyncConflict] = []
+    init(_ resolution: ConflictResolution) { self.resolution = resolution }
+    func resolve(_ conflict: SyncConflict) async throws -> ConflictResolution {
+        conflicts.append(conflict)
+        return resolution
+    }
+}
+
+/// A data source whose `apply`, or reads of one table, fail on demand, to check that nothing is half-written.
+actor FailingDataSource: SyncContextDataSource {
+    struct InjectedFailure: Error {}
+    let base: InMemoryDataSource
+    var failApplies = false
+    var failingReadTable: String?
+    init(base: InMemoryDataSource = InMemoryDataSource()) { self.base = base }
+    func setFailing(_ failing: Bool) { failApplies = failing }
+    func setFailingReads(of table: String?) { failingReadTable = table }
+    func read(table: String, id: String) async throws -> JSONObject? {
+        if table == failingReadTable { throw InjectedFailure() }
+        return try await base.read(table: table, id: id)
+    }
+    func read(_ query: Query) async throws -> QueryResult {
+        if query.table == failingReadTable { throw InjectedFailure() }
+        return try await base.read(query)
+    }
+    func apply(_ changes: [StoreChange]) async throws {
+        if failApplies { throw InjectedFailure() }
+        try await base.apply(changes)
+    }
+}
+
+/// A remote that answers reads with scripted pages (then empty pages) and logs the queries, for server
+/// answers the simulator never gives (null `deleted`, records without id, more rows than `top`).
+actor CannedRemote: SyncRemote {
+    private var pages: [[JSONObject]]
+    private(set) var queries: [Query] = []
+    init(pages: [[JSONObject]]) { self.pages = pages }
+    func insert(_ item: JSONObject, table: String) async throws -> JSONObject { item }
+    func update(_ item: JSONObject, table: String) async throws -> JSONObject { item }
+    func delete(id: String, version: String?, table: String) async throws {}
+    func read(_ query: Query) async throws -> RemotePage {
+        queries.append(query)
+        return RemotePage(items: pages.isEmpty ? [] : pages.removeFirst())
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Incremental pull with delta tokens (model-system.md §6.4–6.5, §12.7; protocol.md §11.1).
+struct IncrementalPullTests {
+    private func date(_ text: String) throws -> Date { try #require(Timestamp.date(from: text)) }
+
+    /// The `updatedAt ge` bound of each GET in the remote's log.
+    private func tokens(_ remote: InMemoryRemote) async -> [String] {
+        func bound(_ filter: Filter?) -> String {
+            switch filter {
+            case .comparison(Field("updatedAt"), .greaterThanOrEqual, .string(let token))?: return token
+            case .and(_, let rhs)?: return bound(rhs)
+            default: return "?"
+            }
+        }
+        return await remote.requestLog.compactMap(\.query).map { bound($0.filter) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func firstPullStartsAtTheEpochOrderedByUpdatedAtAndStoresTheToken(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "one", "updatedAt": "1999-12-03T15:44:29.000Z"],
+                                   ["id": "two", "updatedAt": "1999-12-03T15:44:28.000Z"]], table: "TodoItem")
+        try await fixture.todo.pull(queryId: "all")
+        let first = try #require(await fixture.remote.requestLog.first?.query)
+        #expect(first.filter == (Field("updatedAt") >= "1970-01-01T00:00:00.000Z"))
+        #expect(first.orderBy == [.ascending("updatedAt")])
+        #expect(first.skip == 0 && first.top == 50 && first.includeDeleted)
+        #expect(await tokens(fixture.remote) == ["1970-01-01T00:00:00.000Z", "1999-12-03T15:44:29.000Z", "1999-12-03T15:44:29.000Z"])
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "all", in: fixture.store.dataSource)
+                == Timestamp.milliseconds(from: "1999-12-03T15:44:29.000Z"))
+        #expect(try await fixture.rows("TodoItem").count == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPullOnARecreatedContextContinuesFromTheStoredToken(_ kind: StoreKind) async throws {
+        var fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "a", "updatedAt": "2026-01-01T00:00:00.000Z"]], table: "TodoItem")
+        try await fixture.todo.pull(queryId: "q")
+        await fixture.remote.seed([["id": "b", "updatedAt": "2026-01-02T00:00:00.000Z"]], table: "TodoItem")
+        await fixture.remote.clearRequests()
+        try await fixture.restart()
+        try await fixture.todo.pull(queryId: "q")
+        #expect(await tokens(fixture.remote).first == "2026-01-01T00:00:00.000Z")
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["a", "b"])
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource)
+                == Timestamp.milliseconds(from: "2026-01-02T00:00:00.000Z"))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func threePagesOfRecordsWithOneSharedTimestampArePulledCompletely(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind, pageSize: 3)
+        await fixture.remote.freezeClock(at: try date("2026-05-05T05:05:05.005Z"))
+        await fixture.remote.seed((1...8).map { ["id": .string("r\($0)")] }, table: "TodoItem")
+        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3))
+        #expect(try await fixture.rows("TodoItem").count == 8)
+        let skips = await fixture.remote.requestLog.compactMap(\.query?.skip)
+        #expect(skips == [0, 0, 3, 6, 8])
+        // A second pull re-reads only the boundary group and ends.
+        await fixture.remote.clearRequests()
+        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3))
+        #expect(await fixture.remote.requestLog.compactMap(\.query?.skip) == [0, 3, 6, 8])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func recordsChangedBetweenPullsArriveAndDeletionsAreApplied(_ kind: StoreKind) async throws {
+        var clock = Int64(1_700_000_000_000)
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.setClock { Date(timeIntervalSince1970: 1_700_000_000) }
+        await fixture.remote.seed([["id": "a", "text": "1"], ["id": "b", "text": "1"]], table: "TodoItem")
+        try await fixture.todo.pull(queryId: "q")
+        clock += 1000
+        let later = clock
+        await fixture.remote.setClock { Date(timeIntervalSince1970: Double(later) / 1000) }
+        await fixture.remote.serverUpdate(id: "a", table: "TodoItem", fields: ["text": "2"])
+        await fixture.remote.serverDelete(id: "b", table: "TodoItem")
+        try await fixture.todo.pull(queryId: "q")
+        #expect(try await fixture.rows("TodoItem").map { $0["text"] } == ["2"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func tokensAreScopedByTableAndQueryId(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "a", "updatedAt": "2026-01-01T00:00:00.000Z"]], table: "TodoItem")
+        try await fixture.todo.pull(queryId: "first/query?")
+        await fixture.remote.clearRequests()
+        try await fixture.todo.pull(queryId: "second")
+        #expect(await tokens(fixture.remote).first == "1970-01-01T00:00:00.000Z")
+        let data = fixture.store.dataSource
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "first/query?", in: data) != nil)
+        #expect(try await DeltaTokenStore.token(table: "Other", queryId: "first/query?", in: data) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theUserFilterIsCombinedWithTheTokenFilter(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "a", "text": "MATCH"], ["id": "b", "text": "other"]], table: "TodoItem")
+        var query = fixture.todo.query()
+        query.filter = Field("text") == "MATCH"
+        try await fixture.todo.pull(query, queryId: "matches")
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["a"])
+        #expect(await fixture.remote.requestLog.first?.query?.filter == (Field("text") == "MATCH" && Field("updatedAt") >= "1970-01-01T00:00:00.000Z"))
+        #expect(await fixture.remote.requests.count == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func cancellingAPullBetweenPagesLeavesTheStoreConsistent(_ kind: StoreKind) async throws {
+        let remote = InMemoryRemote(pageSize: 2)
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        for (index, day) in ["01", "02", "03", "04"].enumerated() {
+            await remote.seed([["id": .string("r\(index)"), "updatedAt": .string("2026-01-\(day)T00:00:00.000Z")]], table: "TodoItem")
+        }
+        // Let the first page through, park the second request after the server answered, then cancel.
+        await suspending.suspendNext(.read, at: .afterServer, skipping: 1)
+        let pull = Task { try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 2)) }
+        await suspending.waitUntilSuspended()
+        pull.cancel()
+        await suspending.resume()
+        await #expect(throws: CancellationError.self) { try await pull.value }
+        let rows = try await fixture.rows("TodoItem")
+        let token = try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource)
+        // Whatever was applied came with its token: every stored record is at or before the token.
+        let stamps = rows.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }
+        #expect(rows.map(\.["id"]) == ["r0", "r1"])
+        #expect(token == Timestamp.milliseconds(from: "2026-01-02T00:00:00.000Z"))
+        #expect(stamps.allSatisfy { $0 <= (token ?? -1) })
+        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 2))
+        #expect(try await fixture.rows("TodoItem").count == 4)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func forcePurgeRemovesTheTokens(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "a"]], table: "TodoItem")
+        try await fixture.todo.pull(queryId: "q")
+        try await fixture.todo.purge(force: true)
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource) == nil)
+        #expect(try await fixture.rows("TodoItem").isEmpty)
+    }
+
+    @Test func tokenRowIdsAreValidItemIdsForAnyQueryId() {
+        for queryId in ["q", "a/b?c", String(repeating: "é", count: 255), "x|y"] {
+            #expect(ItemID.isValid(DeltaTokenStore.rowID(table: "TodoItem", queryId: queryId)))
+        }
+        #expect(DeltaTokenStore.rowID(table: "A", queryId: "bc") != DeltaTokenStore.rowID(table: "Ab", queryId: "c"))
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+@testable import OfflineSync
+
+/// The stored forms of operations and errors (model-system.md §12.9–12.10).
+struct OperationRecordTests {
+    @Test func anInsertOperationRoundTripsWithoutItsItem() throws {
+        let operation = TableOperation(id: 7, kind: .insert, table: "TodoItem", itemId: "ABC", item: ["id": "ABC", "text": "x"], revision: 2)
+        let row = PendingOperationQueue.row(for: operation)
+        #expect(row["item"] == nil)
+        #expect(row["id"] == "0000000000000000007")
+        var expected = operation
+        expected.item = nil
+        #expect(try PendingOperationQueue.operation(from: row) == expected)
+    }
+
+    @Test func aDeleteOperationRoundTripsWithItsSnapshot() throws {
+        let operation = TableOperation(id: 1, kind: .delete, table: "TodoItem", itemId: "1",
+                                       item: ["id": "1", "column1": true, "column2": "Hello"])
+        #expect(try PendingOperationQueue.operation(from: PendingOperationQueue.row(for: operation)) == operation)
+    }
+
+    @Test func rowIdsSortLikeOperationIdsAndAreValidItemIds() {
+        let ids: [Int64] = [1, 9, 10, 123_456_789, Int64.max]
+        let rows = ids.map(EngineTables.rowID(forOperation:))
+        #expect(rows == rows.sorted())
+        #expect(rows.allSatisfy(ItemID.isValid))
+    }
+
+    @Test func aDamagedOperationRowIsACorruptRecordError() {
+        #expect(throws: SyncError.self) { try PendingOperationQueue.operation(from: ["id": "x", "kind": "upsert"]) }
+    }
+
+    @Test func anErrorRoundTripsWithItsOperationIdAndRevision() throws {
+        let operation = TableOperation(id: 3, kind: .update, table: "TodoItem", itemId: "ABC", item: ["id": "ABC"], revision: 4)
+        let error = TableOperationError(operation: operation, item: ["id": "ABC"], serverItem: ["id": "ABC", "text": "s"],
+                                        statusCode: 412, message: "changed")
+        guard case .upsert(_, let rows) = OperationErrorStore.saving(error), let row = rows.first else {
+            Issue.record("expected one upserted row"); return
+        }
+        let restored = try OperationErrorStore.error(from: row)
+        #expect(restored.operation == operation)
+        #expect(restored.serverItem == error.serverItem && restored.statusCode == 412 && restored.message == "changed")
+    }
+}
