@@ -231,38 +231,36 @@ struct HTTPEndToEndTests {
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
-    // The full offline cycle through the sync engine, for when `SyncContext` is on this branch (the engine lives on
-    // another branch). It uses the same server:
-    //
-    // @Test func offlineInsertPushPullCycle() async throws {
-    //     let server = try TableProtocolServer(token: "e2e-token")
-    //     defer { server.stop() }
-    //     let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: .v2, authToken: "e2e-token")
-    //     let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
-    //     let table = context.table("TodoItem")
-    //     try await table.insert(["id": "a1", "text": "buy milk", "complete": false])
-    //     try await table.insert(["id": "a2", "text": "call mum", "complete": false])
-    //     #expect(try await context.pendingOperations().count == 2)
-    //     let pushed = try await context.push()
-    //     #expect(pushed.pushed == 2)
-    //     #expect(server.rows("TodoItem").count == 2)
-    //
-    //     // Another client changes a1 and deletes a2 on the server.
-    //     let other = HTTPRemote(baseURL: server.baseURL, apiVersion: .v2, authToken: "e2e-token")
-    //     var a1 = try #require(server.rows("TodoItem")["a1"])
-    //     a1["text"] = "buy oat milk"
-    //     _ = try await other.update(a1, table: "TodoItem")
-    //     let a2 = try #require(server.rows("TodoItem")["a2"])
-    //     try await other.delete(id: "a2", version: a2["version"]?.stringValue, table: "TodoItem")
-    //
-    //     try await table.pull(Query(table: "TodoItem"), queryId: "all")
-    //     #expect(try await table.read(id: "a1")?["text"] == "buy oat milk")
-    //     #expect(try await table.read(id: "a2") == nil)
-    //     #expect(try await context.pendingOperations().isEmpty)
-    //     #expect(server.requests.contains { $0.hasPrefix("GET /tables/TodoItem?$filter=(updatedAt%20ge%20datetimeoffset'") })
-    //
-    //     // A second pull starts from the stored token and brings the boundary rows again, then an empty page.
-    //     try await table.pull(Query(table: "TodoItem"), queryId: "all")
-    //     #expect(try await table.read(Query(table: "TodoItem")).items.count == 1)
-    // }
+    /// The full offline cycle through the sync engine: offline inserts, push, changes by another client, pull.
+    @Test func offlineInsertPushPullCycle() async throws {
+        let server = try TableProtocolServer(token: "e2e-token")
+        defer { server.stop() }
+        let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: .v2, authToken: "e2e-token")
+        let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
+        let table = context.table("TodoItem")
+        try await table.insert(["id": "a1", "text": "buy milk", "complete": false])
+        try await table.insert(["id": "a2", "text": "call mum", "complete": false])
+        #expect(try await context.pendingOperations().count == 2)
+        let pushed = try await context.push()
+        #expect(pushed.pushed == 2)
+        #expect(server.rows("TodoItem").count == 2)
+
+        // Another client changes a1 and deletes a2 on the server.
+        let other = HTTPRemote(baseURL: server.baseURL, apiVersion: .v2, authToken: "e2e-token")
+        var a1 = try #require(server.rows("TodoItem")["a1"])
+        a1["text"] = "buy oat milk"
+        _ = try await other.update(a1, table: "TodoItem")
+        let a2 = try #require(server.rows("TodoItem")["a2"])
+        try await other.delete(id: "a2", version: a2["version"]?.stringValue, table: "TodoItem")
+
+        try await table.pull(Query(table: "TodoItem"), queryId: "all")
+        #expect(try await table.read(id: "a1")?["text"] == "buy oat milk")
+        #expect(try await table.read(id: "a2") == nil)
+        #expect(try await context.pendingOperations().isEmpty)
+        #expect(server.requests.contains { $0.hasPrefix("GET /tables/TodoItem?$filter=(updatedAt%20ge%20datetimeoffset'") })
+
+        // A second pull starts from the stored token and brings the boundary rows again, then an empty page.
+        try await table.pull(Query(table: "TodoItem"), queryId: "all")
+        #expect(try await table.read(Query(table: "TodoItem")).items.count == 1)
+    }
 }
