@@ -1,0 +1,117 @@
+/// What reading one journal file found: the valid records, where they end, and the first problem.
+struct JournalScan: Sendable {
+    /// A problem found while scanning.
+    enum Problem: Sendable, Hashable {
+        /// The end of the file after `offset` is an incomplete or invalid record, or zero bytes, with no valid
+        /// record after it: the normal result of a crash during an append.
+        case tornTail(offset: Int64, reason: String)
+        /// An invalid or out-of-sequence record, followed by valid records or with a valid checksum.
+        case corrupted(offset: Int64, sequence: Int64?, reason: String)
+        /// The header names an unknown format version.
+        case unsupportedFormat(version: Int64)
+    }
+
+    /// The generation the manifest names for this file.
+    var generation: Int64
+    /// The file's path.
+    var path: String
+    /// The file's size in bytes.
+    var size: Int64
+    /// The byte offset just after the last valid line (header included); 0 when even the header is not valid.
+    var validEnd: Int64 = 0
+    /// The batches of the valid apply records, in order (empty when scanned without collecting them).
+    var batches: [[StoreChange]] = []
+    /// How many valid apply records the file holds.
+    var recordCount = 0
+    /// The sequence number of the last valid record (the header's base sequence when there is none).
+    var lastSequence: Int64
+    /// The first problem, if any.
+    var problem: Problem?
+
+    /// Scans `bytes`, the content of the journal of `generation`, which must continue from `baseSequence`.
+    init(bytes: [UInt8], path: String, generation: Int64, baseSequence: Int64, collectBatches: Bool) {
+        self.generation = generation
+        self.path = path
+        self.size = Int64(bytes.count)
+        self.lastSequence = baseSequence
+        bytes.withUnsafeBytes { raw in scan(raw, baseSequence: baseSequence, collectBatches: collectBatches) }
+    }
+
+    private mutating func scan(_ raw: UnsafeRawBufferPointer, baseSequence: Int64, collectBatches: Bool) {
+        var offset = 0
+        while offset < raw.count {
+            guard let newline = Self.newline(in: raw, from: offset) else {
+                let zeros = raw[offset...].allSatisfy { $0 == 0 }
+                problem = .tornTail(offset: Int64(offset), reason: zeros ? "trailing zero bytes" : "the last record is incomplete (no newline)")
+                return
+            }
+            let line = UnsafeRawBufferPointer(rebasing: raw[offset..<newline])
+            let expected = lastSequence + 1
+            switch JournalRecord.decode(line) {
+            case .failure(.unsupportedFormat(let version)):
+                problem = .unsupportedFormat(version: version)
+                return
+            case .failure(.damaged(let reason)):
+                if Self.hasValidLine(in: raw, from: newline + 1) {
+                    problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason + ", and valid records follow it")
+                } else {
+                    problem = .tornTail(offset: Int64(offset), reason: reason)
+                }
+                return
+            case .success(let record):
+                if let reason = check(record, isFirst: offset == 0, baseSequence: baseSequence) {
+                    problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason)
+                    return
+                }
+                if case .apply(let changes) = record.body {
+                    lastSequence = record.sequence
+                    recordCount += 1
+                    if collectBatches { batches.append(changes) }
+                }
+            }
+            offset = newline + 1
+            validEnd = Int64(offset)
+        }
+    }
+
+    private func check(_ record: JournalRecord, isFirst: Bool, baseSequence: Int64) -> String? {
+        if record.generation != generation {
+            return "the record belongs to generation \(record.generation), but the file is generation \(generation) (a stale record)"
+        }
+        switch (record.body, isFirst) {
+        case (.header(_, let base), true):
+            if base != baseSequence {
+                return "the header continues from sequence \(base), but the store reached sequence \(baseSequence) before this journal"
+            }
+            return nil
+        case (.header, false):
+            return "a second header record in the middle of the journal"
+        case (.apply, true):
+            return "the journal does not start with a header record"
+        case (.apply, false):
+            if record.sequence != lastSequence + 1 {
+                return "sequence \(record.sequence) follows \(lastSequence); sequence numbers must increase by exactly 1"
+            }
+            return nil
+        }
+    }
+
+    static func newline(in raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index < raw.count {
+            if raw[index] == 0x0A { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether any complete line from `start` on carries a matching checksum.
+    static func hasValidLine(in raw: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var offset = start
+        while offset < raw.count, let newline = newline(in: raw, from: offset) {
+            if LineFraming.problem(in: UnsafeRawBufferPointer(rebasing: raw[offset..<newline])) == nil { return true }
+            offset = newline + 1
+        }
+        return false
+    }
+}
