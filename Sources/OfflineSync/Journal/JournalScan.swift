@@ -72,6 +72,7 @@ struct JournalScan: Sendable {
             offset = newline + 1
             validEnd = Int64(offset)
         }
+        if raw.isEmpty { problem = .tornTail(offset: 0, reason: "the journal is empty (its header was never written)") }
     }
 
     private func check(_ record: JournalRecord, isFirst: Bool, baseSequence: Int64) -> String? {
