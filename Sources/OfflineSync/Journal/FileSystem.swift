@@ -43,6 +43,8 @@ protocol FileSystem: Sendable {
     func fileExists(_ path: String) -> Bool
     /// Takes an exclusive `flock` without waiting; false when someone else holds it.
     func lockExclusively(_ file: FileDescriptor) throws(JournalError) -> Bool
+    /// Releases the `flock`, also for copies of the descriptor a child process may have inherited.
+    func unlock(_ file: FileDescriptor)
 }
 
 extension FileSystem {

@@ -57,15 +57,15 @@ public actor JournalDataSource: SyncContextDataSource {
     ///   ``JournalError/corrupted(file:offset:sequence:reason:)`` for damage in the middle of a journal, and the
     ///   other ``JournalError`` cases for unreadable files.
     public init(directory: URL, options: JournalOptions = JournalOptions()) async throws {
-        try self.init(path: directory.path(percentEncoded: false), options: options, fileSystem: POSIXFileSystem())
+        try await self.init(path: directory.path(percentEncoded: false), options: options, fileSystem: POSIXFileSystem())
     }
 
     /// Opens the store at `path` through `fileSystem` (the seam tests use to inject faults).
-    init(path: String, options: JournalOptions, fileSystem: any FileSystem) throws(JournalError) {
+    init(path: String, options: JournalOptions, fileSystem: any FileSystem) async throws(JournalError) {
         let layout = StoreLayout(directory: path)
         try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        let opened = try Recovery.open(layout, fileSystem: fileSystem)
+        let opened = try await Recovery.open(layout, fileSystem: fileSystem)
         self.layout = layout
         self.options = options
         self.fileSystem = fileSystem

@@ -51,7 +51,7 @@ extension JournalDataSource {
     /// - Throws: ``JournalError/locked(directory:)`` while the store is open; ``JournalError/notAStore(directory:)``
     ///   when the directory holds no store; ``JournalError/invalidManifest(file:reason:)``.
     public static func verify(directory: URL) async throws -> JournalVerification {
-        try verify(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
+        try await verify(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
     }
 
     /// Moves the damaged part of the store aside (renamed or copied to `*.broken`, kept) and leaves the valid
@@ -59,15 +59,15 @@ extension JournalDataSource {
     /// store. Takes the store's lock for the duration.
     /// - Throws: ``JournalError/locked(directory:)`` while the store is open, and I/O errors.
     public static func repair(directory: URL) async throws -> JournalRepairReport {
-        try repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
+        try await repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
     }
 
-    static func verify(path: String, fileSystem: any FileSystem) throws(JournalError) -> JournalVerification {
+    static func verify(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalVerification {
         let layout = StoreLayout(directory: path)
         guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         defer { lock.close() }
-        let reading = try StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
         return JournalVerification(problems: problems(in: reading, layout: layout), generation: reading.manifest.generation,
                                    records: reading.journals.reduce(0) { $0 + $1.recordCount },
                                    lastSequence: reading.lastSequence)
@@ -101,12 +101,12 @@ extension JournalDataSource {
         return problems
     }
 
-    static func repair(path: String, fileSystem: any FileSystem) throws(JournalError) -> JournalRepairReport {
+    static func repair(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalRepairReport {
         let layout = StoreLayout(directory: path)
         guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         defer { lock.close() }
-        let reading = try StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
         var report = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
         let manifest = reading.manifest
         func moveAside(_ source: String) throws(JournalError) {

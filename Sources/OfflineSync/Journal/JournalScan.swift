@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
 /// What reading one journal file found: the valid records, where they end, and the first problem.
 struct JournalScan: Sendable {
     /// A problem found while scanning.
@@ -28,31 +34,43 @@ struct JournalScan: Sendable {
     /// The first problem, if any.
     var problem: Problem?
 
-    /// Scans `bytes`, the content of the journal of `generation`, which must continue from `baseSequence`.
-    init(bytes: [UInt8], path: String, generation: Int64, baseSequence: Int64, collectBatches: Bool) {
+    private init(path: String, generation: Int64, size: Int, baseSequence: Int64) {
         self.generation = generation
         self.path = path
-        self.size = Int64(bytes.count)
+        self.size = Int64(size)
         self.lastSequence = baseSequence
-        bytes.withUnsafeBytes { raw in scan(raw, baseSequence: baseSequence, collectBatches: collectBatches) }
     }
 
-    private mutating func scan(_ raw: UnsafeRawBufferPointer, baseSequence: Int64, collectBatches: Bool) {
-        var offset = 0
-        while offset < raw.count {
-            guard let newline = Self.newline(in: raw, from: offset) else {
-                let zeros = raw[offset...].allSatisfy { $0 == 0 }
-                problem = .tornTail(offset: Int64(offset), reason: zeros ? "trailing zero bytes" : "the last record is incomplete (no newline)")
-                return
-            }
-            let line = UnsafeRawBufferPointer(rebasing: raw[offset..<newline])
+    /// Scans `bytes`, the content of the journal of `generation`, which must continue from `baseSequence`.
+    /// Lines are decoded on every core; the sequence checks then run in order.
+    static func scan(_ bytes: [UInt8], path: String, generation: Int64, baseSequence: Int64, collectBatches: Bool) async -> JournalScan {
+        var scan = JournalScan(path: path, generation: generation, size: bytes.count, baseSequence: baseSequence)
+        let (ranges, tailStart) = ParallelLines.lines(in: bytes)
+        let decoded = await ParallelLines.map(ranges, of: bytes) { JournalRecord.decode($0) }
+        bytes.withUnsafeBytes { raw in
+            scan.check(raw, ranges: ranges, decoded: decoded, tailStart: tailStart, baseSequence: baseSequence, collectBatches: collectBatches)
+        }
+        return scan
+    }
+
+    /// A scan of a file that could not be read.
+    static func unreadable(path: String, generation: Int64, baseSequence: Int64, reason: String) -> JournalScan {
+        var scan = JournalScan(path: path, generation: generation, size: 0, baseSequence: baseSequence)
+        scan.problem = .corrupted(offset: 0, sequence: baseSequence, reason: reason)
+        return scan
+    }
+
+    private mutating func check(_ raw: UnsafeRawBufferPointer, ranges: [Range<Int>], decoded: [Result<JournalRecord, RecordProblem>],
+                                tailStart: Int, baseSequence: Int64, collectBatches: Bool) {
+        for (index, range) in ranges.enumerated() {
+            let offset = range.lowerBound
             let expected = lastSequence + 1
-            switch JournalRecord.decode(line) {
+            switch decoded[index] {
             case .failure(.unsupportedFormat(let version)):
                 problem = .unsupportedFormat(version: version)
                 return
             case .failure(.damaged(let reason)):
-                if Self.hasValidLine(in: raw, from: newline + 1) {
+                if Self.hasValidLine(in: raw, from: range.upperBound + 1) {
                     problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason + ", and valid records follow it")
                 } else {
                     problem = .tornTail(offset: Int64(offset), reason: reason)
@@ -69,10 +87,14 @@ struct JournalScan: Sendable {
                     if collectBatches { batches.append(changes) }
                 }
             }
-            offset = newline + 1
-            validEnd = Int64(offset)
+            validEnd = Int64(range.upperBound + 1)
         }
-        if raw.isEmpty { problem = .tornTail(offset: 0, reason: "the journal is empty (its header was never written)") }
+        if tailStart < raw.count {
+            let zeros = raw[tailStart...].allSatisfy { $0 == 0 }
+            problem = .tornTail(offset: Int64(tailStart), reason: zeros ? "trailing zero bytes" : "the last record is incomplete (no newline)")
+        } else if raw.isEmpty {
+            problem = .tornTail(offset: 0, reason: "the journal is empty (its header was never written)")
+        }
     }
 
     private func check(_ record: JournalRecord, isFirst: Bool, baseSequence: Int64) -> String? {
@@ -98,12 +120,8 @@ struct JournalScan: Sendable {
     }
 
     static func newline(in raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        var index = start
-        while index < raw.count {
-            if raw[index] == 0x0A { return index }
-            index += 1
-        }
-        return nil
+        guard start < raw.count, let base = raw.baseAddress, let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Whether any complete line from `start` on carries a matching checksum.

@@ -114,6 +114,10 @@ struct POSIXFileSystem: FileSystem {
         }
         return true
     }
+
+    func unlock(_ file: FileDescriptor) {
+        _ = flock(file.raw, LOCK_UN)
+    }
 }
 
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {

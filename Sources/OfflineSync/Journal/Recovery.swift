@@ -13,9 +13,9 @@ struct OpenedStore: Sendable {
 /// Opening a store: create it when new, load the snapshot, replay the journals, cut a torn tail, delete
 /// leftovers of interrupted compactions. The caller holds the lock.
 enum Recovery {
-    static func open(_ layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) -> OpenedStore {
+    static func open(_ layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> OpenedStore {
         if !fileSystem.fileExists(layout.manifestPath) { try create(layout, fileSystem: fileSystem) }
-        let reading = try StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true)
         if let problem = reading.snapshotProblem { throw problem }
         guard let newest = reading.journals.last else {
             throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it names no journal")

@@ -11,18 +11,45 @@ struct SnapshotContents: Sendable {
 enum SnapshotReader {
     /// Parses `bytes`, the content of the snapshot at `path`.
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
-    static func read(_ bytes: [UInt8], path: String) throws(JournalError) -> SnapshotContents {
-        let result: Result<SnapshotContents, JournalError> = bytes.withUnsafeBytes { raw in
-            do throws(JournalError) { return .success(try parse(raw, path: path)) } catch { return .failure(error) }
+    static func read(_ bytes: [UInt8], path: String) async throws(JournalError) -> SnapshotContents {
+        let result: Result<(SnapshotContents, Layout), JournalError> = bytes.withUnsafeBytes { raw in
+            do throws(JournalError) { return .success(try structure(raw, path: path)) } catch { return .failure(error) }
         }
-        return try result.get()
+        var (contents, layout) = try result.get()
+        let parsed = await ParallelLines.map(layout.itemLines, of: bytes) { line -> JSONObject? in
+            let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
+            guard case .success(.object(let item)) = JSONReader.result(UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self))
+            else { return nil }
+            return item
+        }
+        var position = 0
+        for (name, count) in layout.tables {
+            var items: [JSONObject] = []
+            items.reserveCapacity(count)
+            for index in position..<(position + count) {
+                guard let item = parsed[index] else {
+                    throw invalid(path, layout.itemLines[index].lowerBound, "the line is not one JSON object")
+                }
+                items.append(item)
+            }
+            position += count
+            contents.tables.append((name, items))
+        }
+        return contents
+    }
+
+    /// Where the items are: the byte range of each item line, and each table's name and item count, in order.
+    private struct Layout {
+        var itemLines: [Range<Int>] = []
+        var tables: [(name: String, count: Int)] = []
     }
 
     private static func invalid(_ path: String, _ offset: Int, _ reason: String) -> JournalError {
         .invalidSnapshot(file: path, offset: Int64(offset), reason: reason)
     }
 
-    private static func parse(_ raw: UnsafeRawBufferPointer, path: String) throws(JournalError) -> SnapshotContents {
+    /// Checks the trailer, checksum, header and line structure; leaves the items unparsed.
+    private static func structure(_ raw: UnsafeRawBufferPointer, path: String) throws(JournalError) -> (SnapshotContents, Layout) {
         guard raw.count > 0, raw[raw.count - 1] == 0x0A else {
             throw invalid(path, raw.count, "the file does not end with a newline (it is incomplete)")
         }
@@ -40,27 +67,20 @@ enum SnapshotReader {
         }
         guard let firstNewline = JournalScan.newline(in: raw, from: 0) else { throw invalid(path, 0, "no header line") }
         let metadata = try header(UnsafeRawBufferPointer(rebasing: raw[0..<firstNewline]), path: path)
-        var contents = metadata
+        var layout = Layout()
         var currentName: String?
-        var items: [JSONObject] = []
+        var currentCount = 0
         var offset = firstNewline + 1
-        var count = 0
         while offset < trailerStart {
             guard let newline = JournalScan.newline(in: raw, from: offset) else { break }
             let line = UnsafeRawBufferPointer(rebasing: raw[offset..<newline])
             if let name = currentName {
                 if line.count <= 2, line.first == UInt8(ascii: "]") {
-                    contents.tables.append((name, items))
-                    items = []
+                    layout.tables.append((name, currentCount))
                     currentName = nil
                 } else {
-                    let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
-                    let itemBytes = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
-                    guard case .success(.object(let item)) = JSONReader.result(itemBytes) else {
-                        throw invalid(path, offset, "the line is not one JSON object")
-                    }
-                    items.append(item)
-                    count += 1
+                    layout.itemLines.append(offset..<newline)
+                    currentCount += 1
                 }
             } else {
                 let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<max(0, line.count - 2)]).assumingMemoryBound(to: UInt8.self)
@@ -68,14 +88,15 @@ enum SnapshotReader {
                       case .success(.string(let name)) = JSONReader.result(nameBytes)
                 else { throw invalid(path, offset, "expected a table line \"name\":[") }
                 currentName = name
+                currentCount = 0
             }
             offset = newline + 1
         }
         guard currentName == nil, offset == trailerStart else { throw invalid(path, offset, "a table is not closed") }
-        guard count == metadata.itemCount else {
-            throw invalid(path, trailerStart, "the header announces \(metadata.itemCount) items but the file holds \(count)")
+        guard layout.itemLines.count == metadata.itemCount else {
+            throw invalid(path, trailerStart, "the header announces \(metadata.itemCount) items but the file holds \(layout.itemLines.count)")
         }
-        return contents
+        return (metadata, layout)
     }
 
     private static func header(_ line: UnsafeRawBufferPointer, path: String) throws(JournalError) -> SnapshotContents {

@@ -4,17 +4,20 @@
 final class OwnedFile: @unchecked Sendable {
     let file: FileDescriptor
     private let fileSystem: any FileSystem
+    private let isLock: Bool
     private var isOpen = true
 
-    init(_ file: FileDescriptor, fileSystem: any FileSystem) {
+    init(_ file: FileDescriptor, fileSystem: any FileSystem, isLock: Bool = false) {
         self.file = file
         self.fileSystem = fileSystem
+        self.isLock = isLock
     }
 
-    /// Closes the descriptor; later calls do nothing.
+    /// Closes the descriptor, releasing the lock first when it holds one; later calls do nothing.
     func close() {
         guard isOpen else { return }
         isOpen = false
+        if isLock { fileSystem.unlock(file) }
         fileSystem.close(file)
     }
 
@@ -29,11 +32,17 @@ enum StoreLock {
     /// - Throws: ``JournalError/locked(directory:)`` at once when it is held, or an I/O error.
     static func acquire(_ layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) -> OwnedFile {
         let file = try fileSystem.open(layout.lockPath, mode: .createOrOpen)
-        let owned = OwnedFile(file, fileSystem: fileSystem)
-        guard try fileSystem.lockExclusively(file) else {
-            owned.close()
+        let locked: Bool
+        do {
+            locked = try fileSystem.lockExclusively(file)
+        } catch {
+            fileSystem.close(file)
+            throw error
+        }
+        guard locked else {
+            fileSystem.close(file)
             throw JournalError.locked(directory: layout.directory)
         }
-        return owned
+        return OwnedFile(file, fileSystem: fileSystem, isLock: true)
     }
 }

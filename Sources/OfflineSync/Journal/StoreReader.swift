@@ -16,7 +16,7 @@ struct StoreReading: Sendable {
 
     /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay.
     /// - Throws: only when the manifest cannot be read; damaged data files are reported in the result.
-    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool) throws(JournalError) -> StoreReading {
+    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool) async throws(JournalError) -> StoreReading {
         let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
         var reading = StoreReading(manifest: manifest)
         var baseSequence: Int64 = 0
@@ -25,7 +25,7 @@ struct StoreReading: Sendable {
             do throws(JournalError) {
                 let bytes = try fileSystem.readFile(path)
                 reading.snapshotBytes = Int64(bytes.count)
-                let snapshot = try SnapshotReader.read(bytes, path: path)
+                let snapshot = try await SnapshotReader.read(bytes, path: path)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
                 }
@@ -43,13 +43,12 @@ struct StoreReading: Sendable {
             do throws(JournalError) {
                 bytes = try fileSystem.readFile(path)
             } catch {
-                var scan = JournalScan(bytes: [], path: path, generation: generation, baseSequence: baseSequence, collectBatches: false)
-                scan.problem = .corrupted(offset: 0, sequence: baseSequence, reason: "the file cannot be read: \(error.description)")
-                reading.journals.append(scan)
+                reading.journals.append(JournalScan.unreadable(path: path, generation: generation, baseSequence: baseSequence,
+                                                               reason: "the file cannot be read: \(error.description)"))
                 reading.unscanned = Array(manifest.journals[(index + 1)...])
                 return reading
             }
-            var scan = JournalScan(bytes: bytes, path: path, generation: generation, baseSequence: baseSequence, collectBatches: collectBatches)
+            var scan = await JournalScan.scan(bytes, path: path, generation: generation, baseSequence: baseSequence, collectBatches: collectBatches)
             let isLast = index == manifest.journals.count - 1
             if case .tornTail(let offset, let reason)? = scan.problem, !isLast {
                 scan.problem = .corrupted(offset: offset, sequence: scan.lastSequence + 1, reason: reason + " in a journal that is not the newest")

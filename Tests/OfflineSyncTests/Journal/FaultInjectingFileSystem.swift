@@ -140,6 +140,8 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
 
     func fileExists(_ path: String) -> Bool { base.fileExists(path) }
 
+    func unlock(_ file: FileDescriptor) { base.unlock(file) }
+
     func lockExclusively(_ file: FileDescriptor) throws(JournalError) -> Bool {
         try run(.lock, file.path, mutating: false) { () throws(JournalError) in try base.lockExclusively(file) }
     }

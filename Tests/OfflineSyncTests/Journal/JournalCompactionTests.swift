@@ -6,7 +6,7 @@ struct JournalCompactionTests {
     @Test func compactionWritesAPlainJSONSnapshotAndAnEmptyJournal() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         for n in 1...5 { try await store.apply(Sample.batch(n)) }
         try await store.apply([.upsert(table: "__config", items: [["id": "token", "value": 1.5]])])
         try await store.compact()
@@ -23,7 +23,7 @@ struct JournalCompactionTests {
         #expect(object["tables"]?.objectValue?["__config"] == [["id": "token", "value": 1.5]])
         #expect(!FileManager.default.fileExists(atPath: directory.storePath + "/journal.1.jsonl"))
 
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         for n in 1...6 { #expect(try await Sample.holds(reopened, batch: n)) }
         #expect(await reopened.statistics().lastSequence == 7)
         try await reopened.compact()
@@ -37,12 +37,12 @@ struct JournalCompactionTests {
     @Test func emptyStoreCompactsToAValidSnapshot() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.compact()
         try await store.close()
         let snapshot = try JSONValue(parsing: try fileBytes(directory.storePath + "/snapshot.2.json"))
         #expect(snapshot.objectValue?["tables"] == .object([:]))
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         #expect(await reopened.statistics().tables.isEmpty)
         try await reopened.close()
     }
@@ -52,10 +52,10 @@ struct JournalCompactionTests {
         defer { directory.remove() }
         var options = JournalOptions()
         options.compactionMinimumBytes = 2000
-        let store = try JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
         for n in 1...60 { try await store.apply(Sample.batch(n)) }
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         #expect(await reopened.statistics().generation > 1)
         for n in 1...60 { #expect(try await Sample.holds(reopened, batch: n)) }
         try await reopened.close()
@@ -65,7 +65,7 @@ struct JournalCompactionTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
-        let store = try JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+        let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
         for n in 1...5 { try await store.apply(Sample.batch(n)) }
         fileSystem.fail(.write, errno: 28, pathContains: "snapshot")
         await #expect(throws: JournalError.self) { try await store.compact() }
@@ -73,7 +73,7 @@ struct JournalCompactionTests {
         try await store.compact()
         try await store.apply(Sample.batch(7))
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         for n in 1...7 { #expect(try await Sample.holds(reopened, batch: n)) }
         try await reopened.close()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath)
@@ -85,7 +85,7 @@ struct JournalCompactionTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
-        let store = try JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+        let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
         for n in 1...3 { try await store.apply(Sample.batch(n)) }
         let before = fileSystem.mutations.count
         try await store.compact()
@@ -101,7 +101,7 @@ struct JournalCompactionTests {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
             let fileSystem = FaultInjectingFileSystem()
-            let store = try JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+            let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
             for n in 1...3 { try await store.apply(Sample.batch(n)) }
             fileSystem.crash(afterMutations: crashPoint)
             try? await store.compact()
@@ -109,13 +109,13 @@ struct JournalCompactionTests {
             #expect(fileSystem.hasCrashed, "every crash point lies within the compaction or the apply after it")
             try await store.close()
 
-            let reopened = try JournalDataSource.open(directory.storePath)
+            let reopened = try await JournalDataSource.open(directory.storePath)
             for n in 1...3 { #expect(try await Sample.holds(reopened, batch: n), "crash point \(crashPoint)") }
             if acknowledged4 { #expect(try await Sample.holds(reopened, batch: 4), "crash point \(crashPoint)") }
             try await reopened.apply(Sample.batch(5))
             try await reopened.compact()
             try await reopened.close()
-            let again = try JournalDataSource.open(directory.storePath)
+            let again = try await JournalDataSource.open(directory.storePath)
             #expect(try await Sample.holds(again, batch: 5))
             try await again.close()
         }
@@ -124,7 +124,7 @@ struct JournalCompactionTests {
     @Test func groupedWritersKeepGoingDuringCompaction() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath, durability: .grouped)
+        let store = try await JournalDataSource.open(directory.storePath, durability: .grouped)
         for n in 0..<200 { try await store.apply(Sample.batch(10_000 + n)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
@@ -135,7 +135,7 @@ struct JournalCompactionTests {
             try await group.waitForAll()
         }
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         for writer in 0..<8 { for step in 0..<20 { #expect(try await Sample.holds(reopened, batch: writer * 100 + step)) } }
         for n in 0..<100 { #expect(try await Sample.holds(reopened, batch: 10_000 + n)) }
         for n in 100..<200 { #expect(try await !Sample.holds(reopened, batch: 10_000 + n)) }

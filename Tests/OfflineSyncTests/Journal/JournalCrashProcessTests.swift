@@ -69,7 +69,7 @@ struct JournalCrashProcessTests {
             let acks = lines.compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }
             acknowledged = max(acknowledged, acks.max() ?? 0)
 
-            let store = try JournalDataSource.open(directory.storePath)
+            let store = try await JournalDataSource.open(directory.storePath)
             let last = Int(try await store.read(table: "__config", id: "last")?["value"]?.intValue ?? 0)
             #expect(last >= acknowledged, "round \(round): acknowledged \(acknowledged), store holds up to \(last)")
             let items = try await store.read(Query(table: "Crash")).items

@@ -103,7 +103,7 @@ struct JournalFixtureTests {
         try manager.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
         func store(_ name: String, _ body: (JournalDataSource) async throws -> Void) async throws -> String {
             let path = Self.fixtures.appendingPathComponent(name).path
-            let store = try JournalDataSource.open(path)
+            let store = try await JournalDataSource.open(path)
             try await body(store)
             try await store.close()
             try manager.removeItem(atPath: path + "/LOCK")

@@ -6,7 +6,7 @@ import Testing
 struct JournalRecoveryTests {
     /// A closed store with batches 1...count in journal 1; returns the journal's path.
     private func makeStore(_ directory: TemporaryDirectory, batches count: Int) async throws -> String {
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         for n in 1...count { try await store.apply(Sample.batch(n)) }
         try await store.close()
         return directory.storePath + "/journal.1.jsonl"
@@ -14,7 +14,7 @@ struct JournalRecoveryTests {
 
     /// Opens the store, checks that it holds exactly batches 1...expected, closes it.
     private func expectPrefix(_ directory: TemporaryDirectory, _ expected: Int, total: Int) async throws {
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         for n in 1...total {
             #expect(try await Sample.holds(store, batch: n) == (n <= expected), "batch \(n), expected prefix \(expected)")
         }
@@ -43,10 +43,10 @@ struct JournalRecoveryTests {
         let original = try fileBytes(path)
         for cut in [0, 1, 16, lineEnds(original)[0] - 1] {
             try writeBytes(Array(original[0..<cut]), to: path)
-            let store = try JournalDataSource.open(directory.storePath)
+            let store = try await JournalDataSource.open(directory.storePath)
             try await store.apply(Sample.batch(7))
             try await store.close()
-            let reopened = try JournalDataSource.open(directory.storePath)
+            let reopened = try await JournalDataSource.open(directory.storePath)
             #expect(try await !Sample.holds(reopened, batch: 1))
             #expect(try await Sample.holds(reopened, batch: 7))
             #expect(await reopened.statistics().lastSequence == 1)
@@ -91,7 +91,7 @@ struct JournalRecoveryTests {
             damaged[offset] ^= 0x04
             try writeBytes(damaged, to: path)
             do {
-                _ = try JournalDataSource.open(directory.storePath)
+                _ = try await JournalDataSource.open(directory.storePath)
                 Issue.record("opened a store with a flipped bit at \(offset)")
             } catch JournalError.corrupted(let file, let at, let sequence, _) {
                 #expect(file == path)
@@ -123,11 +123,11 @@ struct JournalRecoveryTests {
         try writeBytes(Array(original[0..<ends[1]] + original[ends[2]...]), to: path)
         await #expect(throws: JournalError.corrupted(file: path, offset: Int64(ends[1]), sequence: 2,
                                                      reason: "sequence 3 follows 1; sequence numbers must increase by exactly 1")) {
-            _ = try JournalDataSource.open(directory.storePath)
+            _ = try await JournalDataSource.open(directory.storePath)
         }
         // A duplicated last record (a reused tail) is corruption too.
         try writeBytes(original + Array(original[ends[2]..<ends[3]]), to: path)
-        #expect(throws: JournalError.self) { _ = try JournalDataSource.open(directory.storePath) }
+        await #expect(throws: JournalError.self) { _ = try await JournalDataSource.open(directory.storePath) }
     }
 
     @Test func verifyReportsAndRepairKeepsTheValidPrefix() async throws {
@@ -154,7 +154,7 @@ struct JournalRecoveryTests {
         #expect(try fileBytes(aside) == Array(damaged[ends[3]...]))
         #expect(try await JournalDataSource.verify(directory: directory.store).isSound)
         try await expectPrefix(directory, 3, total: 6)
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.apply(Sample.batch(9))
         #expect(await store.statistics().lastSequence == 4)
         try await store.close()
@@ -182,7 +182,7 @@ struct JournalRecoveryTests {
         buffer.append(contentsOf: #""s":0,"g":1,"k":"hdr","p":{"format":2,"baseSeq":0}}"#.utf8)
         LineFraming.seal(&buffer, lineStart: 0)
         try writeBytes(buffer, to: path)
-        #expect(throws: JournalError.unsupportedFormat(file: path, version: 2)) { _ = try JournalDataSource.open(directory.storePath) }
+        await #expect(throws: JournalError.unsupportedFormat(file: path, version: 2)) { _ = try await JournalDataSource.open(directory.storePath) }
     }
 
     @Test func damagedManifestIsATypedError() async throws {
@@ -192,15 +192,15 @@ struct JournalRecoveryTests {
         var manifest = try fileBytes(directory.storePath + "/CURRENT")
         manifest[manifest.count - 4] ^= 0x01
         try writeBytes(manifest, to: directory.storePath + "/CURRENT")
-        #expect(throws: JournalError.self) { _ = try JournalDataSource.open(directory.storePath) }
+        await #expect(throws: JournalError.self) { _ = try await JournalDataSource.open(directory.storePath) }
         try FileManager.default.removeItem(atPath: directory.storePath + "/CURRENT")
-        #expect(throws: JournalError.self) { _ = try JournalDataSource.open(directory.storePath) }
+        await #expect(throws: JournalError.self) { _ = try await JournalDataSource.open(directory.storePath) }
     }
 
     @Test func damagedSnapshotIsATypedErrorAndRepairMovesItAside() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.apply(Sample.batch(1))
         try await store.compact()
         try await store.close()
@@ -208,7 +208,7 @@ struct JournalRecoveryTests {
         var snapshot = try fileBytes(path)
         snapshot[snapshot.count / 2] ^= 0x02
         try writeBytes(snapshot, to: path)
-        #expect(throws: JournalError.self) { _ = try JournalDataSource.open(directory.storePath) }
+        await #expect(throws: JournalError.self) { _ = try await JournalDataSource.open(directory.storePath) }
         let report = try await JournalDataSource.repair(directory: directory.store)
         #expect(report.movedAside.contains(path + ".broken"))
         try await expectPrefix(directory, 0, total: 1)

@@ -26,7 +26,7 @@ struct JournalStoreTests {
     @Test func filteredDeleteAllIsJournaledAsTheIdsItMatched() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.apply(Sample.batch(1) + Sample.batch(2))
         try await store.apply([
             .upsert(table: "T", items: [Sample.item("3-a", 3)]),
@@ -38,7 +38,7 @@ struct JournalStoreTests {
         let journal = String(decoding: try fileBytes(directory.storePath + "/journal.1.jsonl"), as: UTF8.self)
         #expect(journal.contains(#"{"delete":"T","ids":["#))
         #expect(journal.contains(#"{"clear":"U"}"#))
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         #expect(Set(try await reopened.read(Query(table: "T")).items.compactMap { $0["id"]?.stringValue }) == ["1-a", "1-b"])
         #expect(try await reopened.read(Query(table: "U")).items.isEmpty)
         try await reopened.close()
@@ -47,7 +47,7 @@ struct JournalStoreTests {
     @Test func invalidBatchThrowsAndWritesNothing() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.apply(Sample.batch(1))
         let before = await store.statistics()
         await #expect(throws: DataSourceError.self) {
@@ -62,7 +62,7 @@ struct JournalStoreTests {
     @Test func callsAfterCloseThrowClosedAndSecondCloseDoesNothing() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.close()
         try await store.close()
         await #expect(throws: JournalError.closed) { try await store.apply(Sample.batch(1)) }
@@ -90,10 +90,10 @@ struct JournalStoreTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         do {
-            let store = try JournalDataSource.open(directory.storePath)
+            let store = try await JournalDataSource.open(directory.storePath)
             try await store.apply(Sample.batch(1))
         }
-        let again = try JournalDataSource.open(directory.storePath)
+        let again = try await JournalDataSource.open(directory.storePath)
         #expect(try await Sample.holds(again, batch: 1))
         try await again.close()
     }
@@ -119,14 +119,14 @@ struct JournalStoreTests {
     @Test func engineTablesAreOrdinaryTables() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath)
+        let store = try await JournalDataSource.open(directory.storePath)
         try await store.apply([
             .upsert(table: "__operations", items: [["id": "1", "kind": "insert"]]),
             .upsert(table: "__config", items: [["id": "deltaToken", "value": "x"]]),
         ])
         try await store.compact()
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         #expect(await reopened.statistics().tables == ["__operations": 1, "__config": 1])
         try await reopened.close()
     }
@@ -136,7 +136,7 @@ struct JournalStoreTests {
         defer { directory.remove() }
         var options = JournalOptions()
         options.maximumRecordBytes = 1000
-        let store = try JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
         let big = String(repeating: "x", count: 2000)
         await #expect(throws: JournalError.self) { try await store.apply([.upsert(table: "T", items: [["id": "1", "text": .string(big)]])]) }
         #expect(await store.statistics().lastSequence == 0)
@@ -148,10 +148,10 @@ struct JournalStoreTests {
     func everyDurabilityPersistsAcrossReopen(durability: Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try JournalDataSource.open(directory.storePath, durability: durability)
+        let store = try await JournalDataSource.open(directory.storePath, durability: durability)
         for n in 1...10 { try await store.apply(Sample.batch(n)) }
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         for n in 1...10 { #expect(try await Sample.holds(reopened, batch: n)) }
         try await reopened.close()
     }
@@ -160,7 +160,7 @@ struct JournalStoreTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
-        let store = try JournalDataSource.open(directory.storePath, durability: .grouped, fileSystem: fileSystem)
+        let store = try await JournalDataSource.open(directory.storePath, durability: .grouped, fileSystem: fileSystem)
         let syncsBefore = fileSystem.count(.sync)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<16 {
@@ -174,7 +174,7 @@ struct JournalStoreTests {
         #expect(syncs < 400, "\(syncs) syncs for 400 records")
         #expect(await store.statistics().lastSequence == 400)
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         for writer in 0..<16 {
             for step in 0..<25 { #expect(try await Sample.holds(reopened, batch: writer * 100 + step)) }
         }

@@ -41,10 +41,10 @@ enum Sample {
 extension JournalDataSource {
     /// Opens `path` through `fileSystem` (the real one by default).
     static func open(_ path: String, durability: Durability = .always, fileSystem: any FileSystem = POSIXFileSystem(),
-                     automaticCompaction: Bool = false) throws -> JournalDataSource {
+                     automaticCompaction: Bool = false) async throws -> JournalDataSource {
         var options = JournalOptions(durability: durability)
         options.automaticCompaction = automaticCompaction
-        return try JournalDataSource(path: path, options: options, fileSystem: fileSystem)
+        return try await JournalDataSource(path: path, options: options, fileSystem: fileSystem)
     }
 }
 

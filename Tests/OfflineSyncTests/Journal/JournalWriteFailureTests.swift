@@ -13,7 +13,7 @@ struct JournalWriteFailureTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
-        let store = try JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
+        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
         try await store.apply(Sample.batch(1))
         let sizeBefore = await store.statistics().journalBytes
         switch fault {
@@ -30,7 +30,7 @@ struct JournalWriteFailureTests {
         try await store.apply(Sample.batch(3))
         try await store.close()
 
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         #expect(try await Sample.holds(reopened, batch: 1))
         #expect(try await !Sample.holds(reopened, batch: 2))
         #expect(try await Sample.holds(reopened, batch: 3))
@@ -42,7 +42,7 @@ struct JournalWriteFailureTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let fileSystem = FaultInjectingFileSystem()
-        let store = try JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+        let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
         try await store.apply(Sample.batch(1))
         fileSystem.fail(.sync, errno: 5, pathContains: "journal", times: 2)
         await #expect(throws: JournalError.failed(file: directory.storePath + "/journal.1.jsonl", errno: 5)) {
@@ -53,7 +53,7 @@ struct JournalWriteFailureTests {
         }
         #expect(try await Sample.holds(store, batch: 1))
         try await store.close()
-        let reopened = try JournalDataSource.open(directory.storePath)
+        let reopened = try await JournalDataSource.open(directory.storePath)
         #expect(try await Sample.holds(reopened, batch: 1))
         #expect(await reopened.statistics().lastSequence <= 2)
         try await reopened.close()
@@ -64,7 +64,7 @@ struct JournalWriteFailureTests {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
             let fileSystem = FaultInjectingFileSystem()
-            let store = try JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
+            let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
             let before = fileSystem.count(.sync)
             let writesBefore = fileSystem.count(.write)
             for n in 1...10 { try await store.apply(Sample.batch(n)) }
