@@ -121,15 +121,19 @@ public actor JournalDataSource: SyncContextDataSource {
         scheduleAutomaticCompaction()
     }
 
-    /// Waits for writes and compaction in progress, then closes the journal and releases the lock.
+    /// Waits for writes and compaction in progress, syncs the journal (for ``Durability/buffered``), then closes
+    /// it and releases the lock.
     /// Every later call except `close()` throws ``JournalError/closed``; a second `close()` does nothing.
     public func close() async throws {
         if isClosed { return }
         isClosed = true
         while isFlushing || isCompacting || !pendingCommits.isEmpty { await waitUntilIdle() }
-        journal.close()
-        lock?.close()
-        lock = nil
+        defer {
+            journal.close()
+            lock?.close()
+            lock = nil
+        }
+        if options.durability == .buffered && failure == nil { try fileSystem.sync(journal.file) }
     }
 
     /// Counters describing the store's files and tables.

@@ -90,6 +90,11 @@ enum Recovery {
             missing.append(current)
             components.removeLast()
         }
-        for directory in missing.reversed() { try fileSystem.makeDirectory(directory) }
+        for directory in missing.reversed() {
+            try fileSystem.makeDirectory(directory)
+            if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+                try fileSystem.syncDirectory(String(directory[..<slash]))
+            }
+        }
     }
 }
