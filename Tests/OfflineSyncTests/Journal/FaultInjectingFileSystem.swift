@@ -51,6 +51,32 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     /// open), the process "dies": that operation and every later one fail with EIO.
     func crash(afterMutations count: Int) { mutex.withLock { mutationsBeforeCrash = count } }
 
+    private var gatePath: String?
+    private var gateEntered: (@Sendable () -> Void)?
+    private let gateRelease = DispatchSemaphore(value: 0)
+
+    /// Makes the next write to a path containing `pathContains` call `entered` and then wait for `openGate()`.
+    func closeGate(pathContains: String, entered: @escaping @Sendable () -> Void) {
+        mutex.withLock {
+            gatePath = pathContains
+            gateEntered = entered
+        }
+    }
+
+    /// Lets the write held by the gate continue.
+    func openGate() { gateRelease.signal() }
+
+    private func passGate(_ path: String) {
+        let entered: (@Sendable () -> Void)? = mutex.withLock {
+            guard let gate = gatePath, path.contains(gate) else { return nil }
+            gatePath = nil
+            return gateEntered
+        }
+        guard let entered else { return }
+        entered()
+        gateRelease.wait()
+    }
+
     /// Removes every rule and the crash point.
     func heal() { mutex.withLock { rules = []; mutationsBeforeCrash = nil; crashed = false } }
 
@@ -101,6 +127,7 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     }
 
     func write(_ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(JournalError) -> Int {
+        passGate(file.path)
         let (code, half) = check(.write, file.path, mutating: true)
         if half, bytes.count > 1 {
             let written = try base.write(file, UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count / 2)]), at: offset)

@@ -121,6 +121,33 @@ struct JournalCompactionTests {
         }
     }
 
+    @Test(arguments: [Durability.always, .grouped])
+    func appliesCompleteWhileTheSnapshotIsBeingWritten(durability: Durability) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
+        for n in 1...3 { try await store.apply(Sample.batch(n)) }
+        // Hold the snapshot's first write until the applies below are done.
+        let compaction = Task {
+            await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
+                fileSystem.closeGate(pathContains: "snapshot") { entered.resume() }
+                Task { try await store.compact() }
+            }
+        }
+        await compaction.value
+        for n in 4...6 { try await store.apply(Sample.batch(n)) }
+        #expect(try await Sample.holds(store, batch: 6))
+        fileSystem.openGate()
+        try await store.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
+        #expect(names == ["CURRENT", "LOCK", "journal.2.jsonl", "snapshot.2.json"])
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for n in 1...6 { #expect(try await Sample.holds(reopened, batch: n)) }
+        #expect(await reopened.statistics().journalRecords == 3)
+        try await reopened.close()
+    }
+
     @Test func groupedWritersKeepGoingDuringCompaction() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
