@@ -1,7 +1,7 @@
 // A helper process for OfflineSync's journal crash tests; not a product.
 //
-//   journal-crash-child write <directory> [compactionMinimumBytes]
-//       Opens the store with `.always` and applies batches forever. Batch n upserts items "b<n>-0" … "b<n>-2"
+//   journal-crash-child write <directory> [compactionMinimumBytes] [always|grouped|buffered]
+//       Opens the store (`.always` by default) and applies batches forever. Batch n upserts items "b<n>-0" … "b<n>-2"
 //       into table "Crash" and sets item "last" of "__config" to n, as one apply; after each apply returns it
 //       prints "ack <n>". It starts after the "last" batch it finds in the store.
 //   journal-crash-child probe <directory>
@@ -34,6 +34,13 @@ case "probe":
 case "write":
     var options = JournalOptions(durability: .always)
     if arguments.count >= 4, let minimum = Int64(arguments[3]) { options.compactionMinimumBytes = minimum }
+    if arguments.count >= 5 {
+        switch arguments[4] {
+        case "grouped": options.durability = .grouped
+        case "buffered": options.durability = .buffered
+        default: options.durability = .always
+        }
+    }
     do {
         let store = try await JournalDataSource(directory: directory, options: options)
         var batch = (try await store.read(table: "__config", id: "last"))?["value"]?.intValue ?? 0
