@@ -109,6 +109,8 @@ struct JournalCompactionTests {
             #expect(fileSystem.hasCrashed, "every crash point lies within the compaction or the apply after it")
             try await store.close()
 
+            let verification = try await JournalDataSource.verify(directory: directory.store)
+            #expect(!verification.problems.contains { !$0.message.hasPrefix("torn tail") }, "crash point \(crashPoint): \(verification.problems)")
             let reopened = try await JournalDataSource.open(directory.storePath)
             for n in 1...3 { #expect(try await Sample.holds(reopened, batch: n), "crash point \(crashPoint)") }
             if acknowledged4 { #expect(try await Sample.holds(reopened, batch: 4), "crash point \(crashPoint)") }

@@ -99,6 +99,26 @@ struct JournalRecoveryTests {
                 #expect(sequence == 2)
             }
             #expect(try fileBytes(path) == damaged, "open must not change a corrupted journal")
+            let verification = try await JournalDataSource.verify(directory: directory.store)
+            #expect(verification.problems.first?.message.hasPrefix("corrupted") == true, "a failed open releases the lock")
+        }
+    }
+
+    @Test func recordOfAnotherGenerationIsCorruption() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await makeStore(directory, batches: 2)
+        var bytes = try fileBytes(path)
+        var payload: [UInt8] = []
+        JournalPayload.write(Sample.batch(3), into: &payload)
+        JournalRecord.appendApply(sequence: 3, generation: 7, payload: payload, into: &bytes)
+        JournalRecord.appendApply(sequence: 4, generation: 1, payload: payload, into: &bytes)
+        try writeBytes(bytes, to: path)
+        await #expect {
+            _ = try await JournalDataSource.open(directory.storePath)
+        } throws: { error in
+            guard case JournalError.corrupted(_, _, let sequence, let reason) = error else { return false }
+            return sequence == 3 && reason.contains("stale")
         }
     }
 
