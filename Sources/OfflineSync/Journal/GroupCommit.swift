@@ -34,7 +34,17 @@ extension JournalDataSource {
 
     /// Writes queued batches, one group per write and sync, until the queue is empty.
     func flushPendingCommits() async {
-        while !pendingCommits.isEmpty && !holdsFlushes {
+        var yielded = false
+        while !holdsFlushes {
+            if pendingCommits.isEmpty {
+                // Writers resumed by the last sync usually apply again at once: give them one turn to queue,
+                // so that they share the next sync instead of splitting into two half groups.
+                if yielded { break }
+                yielded = true
+                await Task.yield()
+                continue
+            }
+            yielded = false
             let group = pendingCommits
             pendingCommits = []
             if let failure {
