@@ -57,6 +57,9 @@ public actor JournalDataSource: SyncContextDataSource {
     ///   ``JournalError/corrupted(file:offset:sequence:reason:)`` for damage in the middle of a journal, and the
     ///   other ``JournalError`` cases for unreadable files.
     public init(directory: URL, options: JournalOptions = JournalOptions()) async throws {
+        guard directory.isFileURL else {
+            throw JournalError.io(operation: "open a store at a URL that is not a file URL", path: directory.absoluteString, errno: 22)
+        }
         try await self.init(path: directory.path(percentEncoded: false), options: options, fileSystem: POSIXFileSystem())
     }
 

@@ -99,7 +99,7 @@ struct JournalFixtureTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["JOURNAL_WRITE_FIXTURES"] == "1"))
     func generateFixtures() async throws {
         let manager = FileManager.default
-        try? manager.removeItem(at: Self.fixtures)
+        for name in ["valid", "torn-tail", "mid-log-corrupted"] { try? manager.removeItem(at: Self.fixtures.appendingPathComponent(name)) }
         try manager.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
         func store(_ name: String, _ body: (JournalDataSource) async throws -> Void) async throws -> String {
             let path = Self.fixtures.appendingPathComponent(name).path
