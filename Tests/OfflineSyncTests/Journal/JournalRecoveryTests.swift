@@ -180,6 +180,42 @@ struct JournalRecoveryTests {
         try await store.close()
     }
 
+    @Test func repairOfASoundStoreChangesNothing() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await makeStore(directory, batches: 2)
+        let before = try fileBytes(path)
+        let report = try await JournalDataSource.repair(directory: directory.store)
+        #expect(report.movedAside.isEmpty && report.bytesMovedAside == 0 && report.recordsKept == 2)
+        #expect(try fileBytes(path) == before)
+    }
+
+    @Test func repairMovesATornTailAside() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await makeStore(directory, batches: 2)
+        let original = try fileBytes(path)
+        try writeBytes(Array(original.dropLast(7)), to: path)
+        let report = try await JournalDataSource.repair(directory: directory.store)
+        #expect(report.recordsKept == 1)
+        let aside = try #require(report.movedAside.first)
+        #expect(aside.hasSuffix(".broken"))
+        #expect(try fileBytes(path) + fileBytes(aside) == Array(original.dropLast(7)))
+        #expect(try await JournalDataSource.verify(directory: directory.store).isSound)
+    }
+
+    @Test func verifyAndRepairRefuseADirectoryWithoutAStore() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(at: directory.store, withIntermediateDirectories: true)
+        await #expect(throws: JournalError.notAStore(directory: directory.storePath)) {
+            _ = try await JournalDataSource.verify(directory: directory.store)
+        }
+        await #expect(throws: JournalError.notAStore(directory: directory.storePath)) {
+            _ = try await JournalDataSource.repair(directory: directory.store)
+        }
+    }
+
     @Test func verifyReportsATornTailWithoutCuttingIt() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
