@@ -14,7 +14,7 @@ struct OpenedStore: Sendable {
 /// leftovers of interrupted compactions. The caller holds the lock.
 enum Recovery {
     static func open(_ layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> OpenedStore {
-        if !fileSystem.fileExists(layout.manifestPath) { try create(layout, fileSystem: fileSystem) }
+        if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem) }
         let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true)
         if let problem = reading.snapshotProblem { throw problem }
         guard let newest = reading.journals.last else {
@@ -43,10 +43,21 @@ enum Recovery {
     }
 
     /// Creates the files of a new store: journal 1 (empty, base sequence 0) and the manifest naming it.
-    static func create(_ layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) {
+    /// A crash while creating a store can leave `journal.1.jsonl` without any apply record and no manifest:
+    /// nothing was acknowledged yet, so creation starts over. Any other journal or snapshot file without a
+    /// manifest is refused rather than overwritten.
+    static func create(_ layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) {
         let existing = try fileSystem.contentsOfDirectory(layout.directory)
-        if existing.contains(where: { $0.hasPrefix("journal.") || $0.hasPrefix("snapshot.") }) {
+        let firstJournal = StoreLayout.journalName(1)
+        if existing.contains(where: { ($0.hasPrefix("journal.") || $0.hasPrefix("snapshot.")) && $0 != firstJournal }) {
             throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although journal or snapshot files exist")
+        }
+        if existing.contains(firstJournal) {
+            let path = layout.journalPath(1)
+            let scan = await JournalScan.scan(try fileSystem.readFile(path), path: path, generation: 1, baseSequence: 0, collectBatches: false)
+            guard scan.recordCount == 0 else {
+                throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although \(path) holds records")
+            }
         }
         try fileSystem.writeNewFile(layout.journalPath(1), JournalRecord.headerLine(generation: 1, baseSequence: 0))
         try Manifest(snapshot: nil, journals: [1]).write(layout, fileSystem: fileSystem)
@@ -71,12 +82,12 @@ enum Recovery {
     static func removeLeftovers(_ layout: StoreLayout, manifest: Manifest, fileSystem: any FileSystem) throws(JournalError) {
         var keep = Set(manifest.journals.map(StoreLayout.journalName))
         if let snapshot = manifest.snapshot { keep.insert(StoreLayout.snapshotName(snapshot)) }
+        // Best effort: a leftover that cannot be deleted now is deleted by a later open.
         var removed = false
         for name in try fileSystem.contentsOfDirectory(layout.directory) where StoreLayout.isStoreFile(name) && !keep.contains(name) {
-            try fileSystem.remove(layout.directory + "/" + name)
-            removed = true
+            removed = (try? fileSystem.remove(layout.directory + "/" + name)) != nil || removed
         }
-        if removed { try fileSystem.syncDirectory(layout.directory) }
+        if removed { try? fileSystem.syncDirectory(layout.directory) }
     }
 
     /// Creates `path` and any missing parent with mode 0700.

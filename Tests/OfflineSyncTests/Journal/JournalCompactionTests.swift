@@ -150,6 +150,23 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    @Test func crashAtEveryStepOfCreatingAStoreOpensEmpty() async throws {
+        for crashPoint in 0..<12 {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let fileSystem = FaultInjectingFileSystem()
+            fileSystem.crash(afterMutations: crashPoint)
+            if let store = try? await JournalDataSource.open(directory.storePath, fileSystem: fileSystem) {
+                try? await store.apply(Sample.batch(1))
+                try await store.close()
+            }
+            let reopened = try await JournalDataSource.open(directory.storePath)
+            #expect(await reopened.statistics().lastSequence <= 1, "crash point \(crashPoint)")
+            try await reopened.apply(Sample.batch(2))
+            try await reopened.close()
+        }
+    }
+
     @Test func groupedWritersKeepGoingDuringCompaction() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
