@@ -34,6 +34,12 @@ struct JournalCrashProcessTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
+        // A bound on a child that hangs: killed after 20 s, which ends its output and so the reading loop.
+        let pid = process.processIdentifier
+        Task.detached {
+            try? await Task.sleep(for: .seconds(20))
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
         return (process, pipe.fileHandleForReading)
     }
 
