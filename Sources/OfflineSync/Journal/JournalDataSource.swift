@@ -110,11 +110,11 @@ public actor JournalDataSource: SyncContextDataSource {
             return
         }
         let resolved = resolveFilters(changes)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(256)
         var payload: [UInt8] = []
         JournalPayload.write(resolved, into: &payload)
         try checkSize(payload)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(payload.count + 96)
         JournalRecord.appendApply(sequence: lastSequence + 1, generation: manifest.generation, payload: payload, into: &buffer)
         try record(Self.append(buffer, to: journal.file, at: journalSize, sync: options.durability == .always, fileSystem: fileSystem))
         journalSize += Int64(buffer.count)
