@@ -123,7 +123,8 @@ struct JournalCompactionTests {
         }
     }
 
-    @Test(arguments: [Durability.always, .grouped])
+    /// Serialized: the held snapshot write blocks one thread of the cooperative pool until the test opens the gate.
+    @Test(.serialized, arguments: [Durability.always, .grouped])
     func appliesCompleteWhileTheSnapshotIsBeingWritten(durability: Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
