@@ -111,7 +111,7 @@ extension JournalDataSource {
         let manifest = reading.manifest
         func moveAside(_ source: String) throws(JournalError) {
             guard fileSystem.fileExists(source) else { return }
-            let target = uniqueName(source + ".broken", fileSystem: fileSystem)
+            let target = uniqueName(source, fileSystem: fileSystem)
             let file = try fileSystem.open(source, mode: .readOnly)
             let size = (try? fileSystem.size(file)) ?? 0
             fileSystem.close(file)
@@ -136,7 +136,7 @@ extension JournalDataSource {
             if case .unsupportedFormat(let version) = problem { throw JournalError.unsupportedFormat(file: scan.path, version: version) }
             let bytes = try fileSystem.readFile(scan.path)
             let damaged = Array(bytes[Int(scan.validEnd)...])
-            let target = uniqueName(scan.path + ".at-\(scan.validEnd).broken", fileSystem: fileSystem)
+            let target = uniqueName(scan.path + ".at-\(scan.validEnd)", fileSystem: fileSystem)
             try fileSystem.writeNewFile(target, damaged)
             report.movedAside.append(target)
             report.bytesMovedAside += Int64(damaged.count)
@@ -153,11 +153,12 @@ extension JournalDataSource {
         return report
     }
 
+    /// `<path>.broken`, or `<path>.<n>.broken` when that exists already.
     private static func uniqueName(_ path: String, fileSystem: any FileSystem) -> String {
-        var candidate = path
+        var candidate = path + ".broken"
         var counter = 1
         while fileSystem.fileExists(candidate) {
-            candidate = path + ".\(counter)"
+            candidate = path + ".\(counter).broken"
             counter += 1
         }
         return candidate
