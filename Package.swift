@@ -25,9 +25,15 @@ let package = Package(
             dependencies: ["OfflineSync", "OfflineSyncTesting"],
             swiftSettings: strictSettings
         ),
+        // A child process for the journal's crash and lock tests; built before the tests, not a product.
+        .executableTarget(
+            name: "journal-crash-child",
+            dependencies: ["OfflineSync"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "OfflineSyncTests",
-            dependencies: ["OfflineSync", "OfflineSyncTesting", "offline-sync"],
+            dependencies: ["OfflineSync", "OfflineSyncTesting", "offline-sync", "journal-crash-child"],
             swiftSettings: strictSettings
         ),
     ],

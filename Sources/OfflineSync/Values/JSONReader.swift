@@ -75,7 +75,7 @@ public struct JSONReader: ~Copyable {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
-        var object = JSONObject()
+        var object = JSONObject(minimumCapacity: 8)  // typical items have up to 6 keys: no regrowth
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1

@@ -1,0 +1,77 @@
+/// CRC-32C (Castagnoli): reflected polynomial 0x82F63B78, initial value and final XOR 0xFFFFFFFF.
+///
+/// The check value for the ASCII bytes of "123456789" is 0xE3069283. Computed with slicing-by-8 tables.
+enum CRC32C {
+    /// Eight tables of 256 entries, one after another.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for index in 0..<256 {
+            var crc = UInt32(index)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            tables[index] = crc
+        }
+        for slice in 1..<8 {
+            for index in 0..<256 {
+                let previous = tables[(slice - 1) * 256 + index]
+                tables[slice * 256 + index] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
+
+    /// The CRC-32C of `bytes`; pass the checksum of the preceding bytes as `continuing` to checksum in pieces.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+        var crc = ~previous
+        let count = bytes.count
+        tables.withUnsafeBufferPointer { table in
+            var index = 0
+            while count - index >= 8 {
+                let low = bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
+                let high = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
+                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                index += 8
+            }
+            while index < count {
+                crc = table[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+                index += 1
+            }
+        }
+        return ~crc
+    }
+
+    /// The CRC-32C of a byte array, or of part of it.
+    static func checksum(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil, continuing previous: UInt32 = 0) -> UInt32 {
+        bytes.withUnsafeBytes { raw in
+            checksum(UnsafeRawBufferPointer(rebasing: raw[start..<(end ?? raw.count)]), continuing: previous)
+        }
+    }
+
+    /// Writes `value` as 8 lowercase hexadecimal digits into `buffer` starting at `offset`.
+    static func writeHex(_ value: UInt32, into buffer: inout [UInt8], at offset: Int) {
+        let digits: StaticString = "0123456789abcdef"
+        for position in 0..<8 {
+            let nibble = Int((value >> UInt32(28 - 4 * position)) & 0xF)
+            buffer[offset + position] = digits.utf8Start[nibble]
+        }
+    }
+
+    /// Reads 8 lowercase hexadecimal digits at `offset`, or nil when they are not exactly that.
+    static func readHex(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32? {
+        guard offset + 8 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for position in 0..<8 {
+            let byte = bytes[offset + position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+}

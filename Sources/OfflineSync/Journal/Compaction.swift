@@ -1,0 +1,121 @@
+extension JournalDataSource {
+    /// Writes a new snapshot of every table and starts an empty journal, then deletes the previous generation.
+    ///
+    /// Steps, each durable before the next (a crash at any step leaves a store that opens with every
+    /// acknowledged change):
+    /// 1. create `journal.<g+1>.jsonl` with its header and sync it and the directory;
+    /// 2. switch the manifest to {snapshot g, journals …, g+1}; new applies go to journal g+1 from here on;
+    /// 3. away from the actor, write `snapshot.<g+1>.json.tmp` from a copy of the tables, sync it, rename it into
+    ///    place, sync the directory (applies continue meanwhile);
+    /// 4. switch the manifest to {snapshot g+1, journals g+1};
+    /// 5. delete the files of the older generations.
+    /// A failure before step 4 leaves the store as it was, still usable.
+    /// - Throws: ``JournalError``.
+    public func compact() async throws {
+        try checkWritable()
+        while isCompacting {
+            await waitUntilIdle()
+            try checkWritable()
+        }
+        isCompacting = true
+        defer {
+            isCompacting = false
+            notifyIdle()
+        }
+        holdsFlushes = true
+        while isFlushing { await waitUntilIdle() }
+        let frozen: TableSet
+        let generation = manifest.generation + 1
+        let base = lastSequence
+        let previous = manifest
+        do {
+            defer {
+                holdsFlushes = false
+                startFlushing()
+            }
+            try checkWritable()
+            frozen = tables
+            try startGeneration(generation, baseSequence: base)
+        }
+        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base,
+                                                        layout: layout, fileSystem: fileSystem)
+        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation })
+        try final.write(layout, fileSystem: fileSystem)
+        manifest = final
+        snapshotBytes = snapshotSize
+        var obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
+        if let old = previous.snapshot { obsolete.append(layout.snapshotPath(old)) }
+        for path in obsolete { try? fileSystem.remove(path) }
+        try? fileSystem.syncDirectory(layout.directory)
+    }
+
+    /// Steps 1 and 2: the new journal and the manifest naming it; switches appends to it.
+    private func startGeneration(_ generation: Int64, baseSequence: Int64) throws(JournalError) {
+        let path = layout.journalPath(generation)
+        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence)
+        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation])
+        do {
+            try fileSystem.writeNewFile(path, header)
+            try fileSystem.syncDirectory(layout.directory)
+            try transitional.write(layout, fileSystem: fileSystem)
+        } catch {
+            // Unless the new manifest is in place (only its directory sync failed), the old generation stays.
+            if (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != transitional {
+                try? fileSystem.remove(path)
+                throw error
+            }
+        }
+        do {
+            let file = try fileSystem.open(path, mode: .readWrite)
+            journal.close()
+            journal = OwnedFile(file, fileSystem: fileSystem)
+        } catch {
+            // The manifest names the new journal but it cannot be opened: appends to the old one would be lost.
+            failure = error
+            throw error
+        }
+        journalSize = Int64(header.count)
+        journalRecords = 0
+        manifest = transitional
+    }
+
+    /// Step 3, away from the actor: temporary file, sync, rename, directory sync. Returns the snapshot's size.
+    @concurrent nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64,
+                                                      layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+        let temporary = layout.snapshotTemporaryPath(generation)
+        do {
+            let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)
+            try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
+            try fileSystem.syncDirectory(layout.directory)
+            return size
+        } catch {
+            try? fileSystem.remove(temporary)
+            throw error
+        }
+    }
+
+    /// Starts a compaction in the background once the journal is at least as large as the snapshot and at least
+    /// ``JournalOptions/compactionMinimumBytes``. After failures it waits for the journal to grow further
+    /// (doubling each time), so a full disk does not cause a compaction storm.
+    func scheduleAutomaticCompaction() {
+        guard options.automaticCompaction, !isCompacting, !compactionScheduled, !isClosed, failure == nil,
+              journalSize >= max(snapshotBytes, options.compactionMinimumBytes, automaticCompactionFloor)
+        else { return }
+        compactionScheduled = true
+        Task { await self.compactAutomatically() }
+    }
+
+    private func compactAutomatically() async {
+        compactionScheduled = false
+        guard !isCompacting, !isClosed, failure == nil else { return }
+        do {
+            try await compact()
+            automaticCompactionFailures = 0
+            automaticCompactionFloor = 0
+        } catch {
+            automaticCompactionFailures += 1
+            let factor = Int64(1) << Int64(min(automaticCompactionFailures, 10))
+            automaticCompactionFloor = journalSize + options.compactionMinimumBytes * factor
+        }
+    }
+}

@@ -1,0 +1,222 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A durable data source: every item in memory, every `apply` appended as one checksummed JSON line to a
+/// journal, and the journal compacted into a plain-JSON snapshot from time to time.
+///
+/// ```swift
+/// let store = try await JournalDataSource(directory: url, options: JournalOptions(durability: .grouped))
+/// try await store.apply([.upsert(table: "TodoItem", items: [["id": "1", "text": "milk"]])])
+/// let item = try await store.read(table: "TodoItem", id: "1")
+/// try await store.close()
+/// ```
+///
+/// - Reads never touch the disk.
+/// - `apply` validates the whole batch, writes its record (synced as ``Durability`` says), and only then makes
+///   the change visible; when it throws, nothing changed and nothing was acknowledged.
+/// - Opening takes an exclusive `flock` on the store's `LOCK` file; a second open of the same directory, from
+///   this process or another, throws ``JournalError/locked(directory:)``. Releasing the store without
+///   ``close()`` releases the lock too.
+/// - A torn tail left by a crash is cut off silently on open; a damaged record followed by valid ones makes
+///   open throw ``JournalError/corrupted(file:offset:sequence:reason:)`` (see ``repair(directory:)``).
+///
+/// The files are described byte by byte in `Docs/JournalFormat.md`.
+public actor JournalDataSource: SyncContextDataSource {
+    let layout: StoreLayout
+    let options: JournalOptions
+    let fileSystem: any FileSystem
+    var tables: TableSet
+    var lock: OwnedFile?
+    var journal: OwnedFile
+    var journalSize: Int64
+    var journalRecords: Int
+    var lastSequence: Int64
+    var manifest: Manifest
+    var snapshotBytes: Int64
+    /// Set when the journal's state on disk is unknown; every later write throws it.
+    var failure: JournalError?
+    var isClosed = false
+    /// Group commit: batches waiting for the next write, and whether a write is in progress.
+    var pendingCommits: [PendingCommit] = []
+    var isFlushing = false
+    /// Set while compaction switches journals: the flush loop stops taking new groups.
+    var holdsFlushes = false
+    var isCompacting = false
+    var compactionScheduled = false
+    var automaticCompactionFailures = 0
+    var automaticCompactionFloor: Int64 = 0
+    /// Callers waiting for flushes or a compaction to finish.
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Opens (creating if needed) the store in `directory`: loads the snapshot, replays the journal,
+    /// repairs a torn tail, and takes an exclusive lock. A directory the store creates gets mode 0700, files 0600.
+    /// - Throws: ``JournalError/locked(directory:)`` when the store is open elsewhere,
+    ///   ``JournalError/corrupted(file:offset:sequence:reason:)`` for damage in the middle of a journal, and the
+    ///   other ``JournalError`` cases for unreadable files.
+    public init(directory: URL, options: JournalOptions = JournalOptions()) async throws {
+        guard directory.isFileURL else {
+            throw JournalError.io(operation: "open a store at a URL that is not a file URL", path: directory.absoluteString, errno: 22)
+        }
+        try await self.init(path: directory.path(percentEncoded: false), options: options, fileSystem: POSIXFileSystem())
+    }
+
+    /// Opens the store at `path` through `fileSystem` (the seam tests use to inject faults).
+    init(path: String, options: JournalOptions, fileSystem: any FileSystem) async throws(JournalError) {
+        let layout = StoreLayout(directory: path)
+        try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
+        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
+        let opened = try await Recovery.open(layout, fileSystem: fileSystem)
+        self.layout = layout
+        self.options = options
+        self.fileSystem = fileSystem
+        self.lock = lock
+        self.tables = opened.tables
+        self.journal = opened.journal
+        self.journalSize = opened.journalSize
+        self.journalRecords = opened.journalRecords
+        self.lastSequence = opened.lastSequence
+        self.manifest = opened.manifest
+        self.snapshotBytes = opened.snapshotBytes
+    }
+
+    /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.
+    /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid table name.
+    public func read(table: String, id: String) async throws -> JSONObject? {
+        if isClosed { throw JournalError.closed }
+        try TableSet.validateTable(table)
+        return tables.item(table: table, id: id)
+    }
+
+    /// The items matching `query`, with the local query rules. Never touches the disk.
+    /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
+    public func read(_ query: Query) async throws -> QueryResult {
+        if isClosed { throw JournalError.closed }
+        return try tables.read(query)
+    }
+
+    /// Validates the whole batch, writes it as one journal record made durable as ``JournalOptions/durability``
+    /// says, then applies all of it. When it throws, nothing changed.
+    /// - Throws: ``DataSourceError`` for an invalid batch; ``JournalError`` when writing fails (the journal is cut
+    ///   back to its last good record, so later applies can succeed once the cause is gone).
+    public func apply(_ changes: [StoreChange]) async throws {
+        try checkWritable()
+        try TableSet.validate(changes)
+        guard !changes.isEmpty else { return }
+        if options.durability == .grouped {
+            try await applyGrouped(changes)
+            return
+        }
+        let resolved = resolveFilters(changes)
+        var payload: [UInt8] = []
+        JournalPayload.write(resolved, into: &payload)
+        try checkSize(payload)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(payload.count + 96)
+        JournalRecord.appendApply(sequence: lastSequence + 1, generation: manifest.generation, payload: payload, into: &buffer)
+        try record(Self.append(buffer, to: journal.file, at: journalSize, sync: options.durability == .always, fileSystem: fileSystem))
+        journalSize += Int64(buffer.count)
+        lastSequence += 1
+        journalRecords += 1
+        tables.apply(resolved)
+        scheduleAutomaticCompaction()
+    }
+
+    /// Waits for writes and compaction in progress, syncs the journal (for ``Durability/buffered``), then closes
+    /// it and releases the lock.
+    /// Every later call except `close()` throws ``JournalError/closed``; a second `close()` does nothing.
+    public func close() async throws {
+        if isClosed { return }
+        isClosed = true
+        while isFlushing || isCompacting || !pendingCommits.isEmpty { await waitUntilIdle() }
+        defer {
+            journal.close()
+            lock?.close()
+            lock = nil
+        }
+        if options.durability == .buffered && failure == nil { try fileSystem.sync(journal.file) }
+    }
+
+    /// Counters describing the store's files and tables.
+    public func statistics() -> JournalStatistics {
+        var counts: [String: Int] = [:]
+        for name in tables.tableNames { counts[name] = tables.count(table: name) }
+        return JournalStatistics(generation: manifest.generation, journalBytes: journalSize, snapshotBytes: snapshotBytes,
+                                 journalRecords: journalRecords, lastSequence: lastSequence, tables: counts)
+    }
+
+    // MARK: - Shared steps
+
+    func checkWritable() throws(JournalError) {
+        if isClosed { throw JournalError.closed }
+        if let failure { throw failure }
+    }
+
+    func checkSize(_ payload: [UInt8]) throws(JournalError) {
+        let estimate = payload.count + 96
+        if estimate > options.maximumRecordBytes {
+            throw JournalError.recordTooLarge(bytes: estimate, limit: options.maximumRecordBytes)
+        }
+    }
+
+    /// Replaces each `deleteAll` with a filter by the `delete` of the ids it matches at its place in the batch,
+    /// so the journal records effects, not filters.
+    func resolveFilters(_ changes: [StoreChange]) -> [StoreChange] {
+        guard changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) else {
+            return changes
+        }
+        var scratch = tables
+        var resolved: [StoreChange] = []
+        for change in changes {
+            var effective = change
+            if case .deleteAll(let table, let filter?) = change {
+                let ids = (scratch.items(table: table).map(Array.init) ?? []).filter { filter.matches($0) }
+                    .compactMap { $0["id"]?.stringValue }
+                effective = .delete(table: table, ids: ids)
+            }
+            scratch.apply([effective])
+            resolved.append(effective)
+        }
+        return resolved
+    }
+
+    /// Throws the error of a failed append; a journal that could not be restored puts the store in the failed
+    /// state.
+    func record(_ outcome: AppendOutcome) throws(JournalError) {
+        switch outcome {
+        case .written: return
+        case .failed(let error): throw error
+        case .broken(let error):
+            failure = error
+            throw error
+        }
+    }
+
+    func waitUntilIdle() async {
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    func notifyIdle() {
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// Counters describing a ``JournalDataSource``'s files and tables.
+public struct JournalStatistics: Sendable, Hashable {
+    /// The current generation (that of the journal receiving new records).
+    public var generation: Int64
+    /// The size of the current journal in bytes.
+    public var journalBytes: Int64
+    /// The size of the current snapshot in bytes (0 when there is none).
+    public var snapshotBytes: Int64
+    /// The apply records in the current journal.
+    public var journalRecords: Int
+    /// The sequence number of the last record written.
+    public var lastSequence: Int64
+    /// Item counts per table (tables with items only), including the engine's `__` tables.
+    public var tables: [String: Int]
+}

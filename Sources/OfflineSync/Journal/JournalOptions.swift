@@ -1,0 +1,24 @@
+/// Options for opening a ``JournalDataSource``.
+///
+/// ```swift
+/// var options = JournalOptions(durability: .grouped)
+/// options.compactionMinimumBytes = 16 << 20
+/// let store = try await JournalDataSource(directory: url, options: options)
+/// ```
+public struct JournalOptions: Sendable {
+    /// How durable each `apply` is before it returns; default ``Durability/always``.
+    public var durability: Durability
+    /// Whether the store compacts by itself once the journal is at least as large as the snapshot and at least
+    /// ``compactionMinimumBytes``; default true. ``JournalDataSource/compact()`` works either way.
+    public var automaticCompaction: Bool = true
+    /// The journal size below which automatic compaction never starts; default 4 MiB.
+    public var compactionMinimumBytes: Int64 = 4 << 20
+    /// The largest journal record (one `apply`) accepted, in bytes; default 64 MiB. A larger batch throws
+    /// ``JournalError/recordTooLarge(bytes:limit:)`` before anything is written.
+    public var maximumRecordBytes: Int = 64 << 20
+
+    /// Options with the given durability and default compaction settings.
+    public init(durability: Durability = .always) {
+        self.durability = durability
+    }
+}

@@ -1,0 +1,71 @@
+/// The JSON form of a batch in an `apply` record (`"p"`): an array of changes, each one of
+/// `{"upsert":"<table>","items":[…]}`, `{"delete":"<table>","ids":[…]}` or `{"clear":"<table>"}`.
+///
+/// A `deleteAll` with a filter is written as the `delete` of the ids it matched when it was applied, so that a
+/// reader replays the journal without evaluating filters.
+enum JournalPayload {
+    /// Appends the payload for `changes`, which hold no filtered `deleteAll`.
+    static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) {
+        let writer = JSONWriter()
+        buffer.append(UInt8(ascii: "["))
+        for (index, change) in changes.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            switch change {
+            case .upsert(let table, let items):
+                buffer.append(contentsOf: #"{"upsert":"#.utf8)
+                writer.writeString(table, into: &buffer)
+                buffer.append(contentsOf: #","items":["#.utf8)
+                for (position, item) in items.enumerated() {
+                    if position > 0 { buffer.append(UInt8(ascii: ",")) }
+                    writer.write(item, into: &buffer)
+                }
+                buffer.append(contentsOf: "]}".utf8)
+            case .delete(let table, let ids):
+                buffer.append(contentsOf: #"{"delete":"#.utf8)
+                writer.writeString(table, into: &buffer)
+                buffer.append(contentsOf: #","ids":["#.utf8)
+                for (position, id) in ids.enumerated() {
+                    if position > 0 { buffer.append(UInt8(ascii: ",")) }
+                    writer.writeString(id, into: &buffer)
+                }
+                buffer.append(contentsOf: "]}".utf8)
+            case .deleteAll(let table, _):
+                buffer.append(contentsOf: #"{"clear":"#.utf8)
+                writer.writeString(table, into: &buffer)
+                buffer.append(UInt8(ascii: "}"))
+            }
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    /// The changes a payload holds, or nil when it does not have the documented shape.
+    static func changes(from payload: JSONValue) -> [StoreChange]? {
+        guard case .array(let entries) = payload else { return nil }
+        var changes: [StoreChange] = []
+        changes.reserveCapacity(entries.count)
+        for entry in entries {
+            guard case .object(let object) = entry else { return nil }
+            if case .string(let table)? = object["upsert"], case .array(let values)? = object["items"] {
+                var items: [JSONObject] = []
+                items.reserveCapacity(values.count)
+                for value in values {
+                    guard case .object(let item) = value else { return nil }
+                    items.append(item)
+                }
+                changes.append(.upsert(table: table, items: items))
+            } else if case .string(let table)? = object["delete"], case .array(let values)? = object["ids"] {
+                var ids: [String] = []
+                for value in values {
+                    guard case .string(let id) = value else { return nil }
+                    ids.append(id)
+                }
+                changes.append(.delete(table: table, ids: ids))
+            } else if case .string(let table)? = object["clear"] {
+                changes.append(.deleteAll(table: table, matching: nil))
+            } else {
+                return nil
+            }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,84 @@
+/// One line of a journal file: the header record that starts every journal, or the record of one `apply`.
+///
+/// Line layout (Docs/JournalFormat.md):
+/// `{"c":"<crc>","s":<sequence>,"g":<generation>,"k":"hdr"|"apply","p":<payload>}\n`.
+struct JournalRecord: Sendable {
+    /// What a record holds.
+    enum Body: Sendable {
+        /// The header: format version and the sequence number the journal continues from.
+        case header(format: Int64, baseSequence: Int64)
+        /// One batch of changes.
+        case apply([StoreChange])
+    }
+
+    /// The journal format version this code writes and reads.
+    static let formatVersion: Int64 = 1
+
+    var sequence: Int64
+    var generation: Int64
+    var body: Body
+
+    /// Appends one apply record (line and newline) whose payload bytes are already encoded.
+    static func appendApply(sequence: Int64, generation: Int64, payload: [UInt8], into buffer: inout [UInt8]) {
+        let start = buffer.count
+        LineFraming.begin(&buffer)
+        appendEnvelope(sequence: sequence, generation: generation, kind: "apply", into: &buffer)
+        buffer.append(contentsOf: payload)
+        buffer.append(UInt8(ascii: "}"))
+        LineFraming.seal(&buffer, lineStart: start)
+    }
+
+    /// The header line of the journal of `generation`, continuing from `baseSequence`.
+    static func headerLine(generation: Int64, baseSequence: Int64) -> [UInt8] {
+        var buffer: [UInt8] = []
+        LineFraming.begin(&buffer)
+        appendEnvelope(sequence: baseSequence, generation: generation, kind: "hdr", into: &buffer)
+        buffer.append(contentsOf: #"{"format":\#(formatVersion),"baseSeq":\#(baseSequence),"writer":"OfflineSync \#(OfflineSyncVersion.current)"}}"#.utf8)
+        LineFraming.seal(&buffer, lineStart: 0)
+        return buffer
+    }
+
+    private static func appendEnvelope(sequence: Int64, generation: Int64, kind: String, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: #""s":\#(sequence),"g":\#(generation),"k":"\#(kind)","p":"#.utf8)
+    }
+
+    /// Decodes a line without its newline.
+    /// - Returns: the record, or why the line is not a valid record (bad framing, checksum, JSON or shape).
+    static func decode(_ line: UnsafeRawBufferPointer) -> Result<JournalRecord, RecordProblem> {
+        if let problem = LineFraming.problem(in: line) { return .failure(.damaged(problem)) }
+        let value: JSONValue
+        switch JSONReader.result(line.assumingMemoryBound(to: UInt8.self)) {
+        case .success(let parsed): value = parsed
+        case .failure(let error): return .failure(.damaged("the record is not valid JSON: \(error.description)"))
+        }
+        guard case .object(let object) = value, case .int(let sequence)? = object["s"],
+              case .int(let generation)? = object["g"], case .string(let kind)? = object["k"], let payload = object["p"]
+        else { return .failure(.damaged("the record lacks its \"s\", \"g\", \"k\" or \"p\" field")) }
+        switch kind {
+        case "hdr":
+            guard case .object(let header) = payload, case .int(let format)? = header["format"] else {
+                return .failure(.damaged("the header record has no format version"))
+            }
+            guard format == formatVersion else { return .failure(.unsupportedFormat(format)) }
+            guard case .int(let base)? = header["baseSeq"] else {
+                return .failure(.damaged("the header record has no baseSeq"))
+            }
+            return .success(JournalRecord(sequence: sequence, generation: generation, body: .header(format: format, baseSequence: base)))
+        case "apply":
+            guard let changes = JournalPayload.changes(from: payload) else {
+                return .failure(.damaged("the apply record's payload does not have the documented shape"))
+            }
+            return .success(JournalRecord(sequence: sequence, generation: generation, body: .apply(changes)))
+        default:
+            return .failure(.damaged("unknown record kind \"\(kind)\" in a format \(formatVersion) journal"))
+        }
+    }
+}
+
+/// Why a journal line is not a usable record.
+enum RecordProblem: Error, Sendable, Hashable {
+    /// Bad framing, checksum, JSON or shape.
+    case damaged(String)
+    /// A header naming a format version this code does not know.
+    case unsupportedFormat(Int64)
+}

@@ -1,0 +1,118 @@
+/// What a snapshot file holds.
+struct SnapshotContents: Sendable {
+    var generation: Int64
+    var lastSequence: Int64
+    var itemCount: Int
+    /// Items per table, in file order.
+    var tables: [(name: String, items: [JSONObject])]
+}
+
+/// Reads and checks a snapshot written by ``SnapshotWriter``.
+enum SnapshotReader {
+    /// Parses `bytes`, the content of the snapshot at `path`.
+    /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
+    static func read(_ bytes: [UInt8], path: String) async throws(JournalError) -> SnapshotContents {
+        let result: Result<(SnapshotContents, Layout), JournalError> = bytes.withUnsafeBytes { raw in
+            do throws(JournalError) { return .success(try structure(raw, path: path)) } catch { return .failure(error) }
+        }
+        var (contents, layout) = try result.get()
+        let parsed = await ParallelLines.map(layout.itemLines, of: bytes) { line -> JSONObject? in
+            let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
+            guard case .success(.object(let item)) = JSONReader.result(UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self))
+            else { return nil }
+            return item
+        }
+        var position = 0
+        for (name, count) in layout.tables {
+            var items: [JSONObject] = []
+            items.reserveCapacity(count)
+            for index in position..<(position + count) {
+                guard let item = parsed[index] else {
+                    throw invalid(path, layout.itemLines[index].lowerBound, "the line is not one JSON object")
+                }
+                items.append(item)
+            }
+            position += count
+            contents.tables.append((name, items))
+        }
+        return contents
+    }
+
+    /// Where the items are: the byte range of each item line, and each table's name and item count, in order.
+    private struct Layout {
+        var itemLines: [Range<Int>] = []
+        var tables: [(name: String, count: Int)] = []
+    }
+
+    private static func invalid(_ path: String, _ offset: Int, _ reason: String) -> JournalError {
+        .invalidSnapshot(file: path, offset: Int64(offset), reason: reason)
+    }
+
+    /// Checks the trailer, checksum, header and line structure; leaves the items unparsed.
+    private static func structure(_ raw: UnsafeRawBufferPointer, path: String) throws(JournalError) -> (SnapshotContents, Layout) {
+        guard raw.count > 0, raw[raw.count - 1] == 0x0A else {
+            throw invalid(path, raw.count, "the file does not end with a newline (it is incomplete)")
+        }
+        var trailerStart = raw.count - 1
+        while trailerStart > 0 && raw[trailerStart - 1] != 0x0A { trailerStart -= 1 }
+        let trailer = UnsafeRawBufferPointer(rebasing: raw[trailerStart..<(raw.count - 1)])
+        let opening = Array(SnapshotWriter.trailerOpening.utf8)
+        guard trailer.count == opening.count + 10, trailer.starts(with: opening),
+              let stored = CRC32C.readHex(trailer, at: opening.count),
+              trailer[opening.count + 8] == UInt8(ascii: "\""), trailer[opening.count + 9] == UInt8(ascii: "}")
+        else { throw invalid(path, trailerStart, "the last line is not the checksum trailer") }
+        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<trailerStart]))
+        guard actual == stored else {
+            throw invalid(path, trailerStart, "checksum mismatch (stored \(LineFraming.hex(stored)), computed \(LineFraming.hex(actual)))")
+        }
+        guard let firstNewline = JournalScan.newline(in: raw, from: 0) else { throw invalid(path, 0, "no header line") }
+        let metadata = try header(UnsafeRawBufferPointer(rebasing: raw[0..<firstNewline]), path: path)
+        var layout = Layout()
+        var currentName: String?
+        var currentCount = 0
+        var offset = firstNewline + 1
+        while offset < trailerStart {
+            guard let newline = JournalScan.newline(in: raw, from: offset) else { break }
+            let line = UnsafeRawBufferPointer(rebasing: raw[offset..<newline])
+            if let name = currentName {
+                if line.count <= 2, line.first == UInt8(ascii: "]") {
+                    layout.tables.append((name, currentCount))
+                    currentName = nil
+                } else {
+                    layout.itemLines.append(offset..<newline)
+                    currentCount += 1
+                }
+            } else {
+                let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<max(0, line.count - 2)]).assumingMemoryBound(to: UInt8.self)
+                guard line.count > 3, line[line.count - 2] == UInt8(ascii: ":"), line[line.count - 1] == UInt8(ascii: "["),
+                      case .success(.string(let name)) = JSONReader.result(nameBytes)
+                else { throw invalid(path, offset, "expected a table line \"name\":[") }
+                currentName = name
+                currentCount = 0
+            }
+            offset = newline + 1
+        }
+        guard currentName == nil, offset == trailerStart else { throw invalid(path, offset, "a table is not closed") }
+        guard layout.itemLines.count == metadata.itemCount else {
+            throw invalid(path, trailerStart, "the header announces \(metadata.itemCount) items but the file holds \(layout.itemLines.count)")
+        }
+        return (metadata, layout)
+    }
+
+    private static func header(_ line: UnsafeRawBufferPointer, path: String) throws(JournalError) -> SnapshotContents {
+        let opening = Array(SnapshotWriter.headerOpening.utf8)
+        let closing = Array(SnapshotWriter.headerClosing.utf8)
+        guard line.count > opening.count + closing.count, line.starts(with: opening),
+              line[(line.count - closing.count)...].elementsEqual(closing)
+        else { throw invalid(path, 0, "the first line is not the snapshot header") }
+        let middle = UnsafeRawBufferPointer(rebasing: line[opening.count..<(line.count - closing.count)])
+        guard case .success(.object(let object)) = JSONReader.result(middle.assumingMemoryBound(to: UInt8.self)),
+              case .int(let format)? = object["format"]
+        else { throw invalid(path, 0, "the snapshot header is not a JSON object with a format") }
+        guard format == JournalRecord.formatVersion else { throw JournalError.unsupportedFormat(file: path, version: format) }
+        guard case .int(let generation)? = object["generation"], case .int(let lastSequence)? = object["lastSequence"],
+              case .int(let items)? = object["items"]
+        else { throw invalid(path, 0, "the snapshot header lacks generation, lastSequence or items") }
+        return SnapshotContents(generation: generation, lastSequence: lastSequence, itemCount: Int(items), tables: [])
+    }
+}

@@ -1,0 +1,82 @@
+/// Everything read from a store directory, without changing it: the manifest, the snapshot and each journal's
+/// scan. Used by open, verify and repair.
+struct StoreReading: Sendable {
+    var manifest: Manifest
+    var snapshot: SnapshotContents?
+    var snapshotBytes: Int64 = 0
+    /// Why the snapshot the manifest names cannot be used.
+    var snapshotProblem: JournalError?
+    /// The journals scanned, in order; scanning stops after one that is corrupted.
+    var journals: [JournalScan] = []
+    /// The journals not scanned because an earlier file is damaged.
+    var unscanned: [Int64] = []
+
+    /// The sequence number of the last valid record.
+    var lastSequence: Int64 { journals.last?.lastSequence ?? snapshot?.lastSequence ?? 0 }
+
+    /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay.
+    /// - Throws: only when the manifest cannot be read; damaged data files are reported in the result.
+    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool) async throws(JournalError) -> StoreReading {
+        let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
+        var reading = StoreReading(manifest: manifest)
+        var baseSequence: Int64 = 0
+        if let generation = manifest.snapshot {
+            let path = layout.snapshotPath(generation)
+            do throws(JournalError) {
+                let bytes = try fileSystem.readFile(path)
+                reading.snapshotBytes = Int64(bytes.count)
+                let snapshot = try await SnapshotReader.read(bytes, path: path)
+                guard snapshot.generation == generation else {
+                    throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
+                }
+                reading.snapshot = snapshot
+                baseSequence = snapshot.lastSequence
+            } catch {
+                reading.snapshotProblem = error
+                reading.unscanned = manifest.journals
+                return reading
+            }
+        }
+        for (index, generation) in manifest.journals.enumerated() {
+            let path = layout.journalPath(generation)
+            let bytes: [UInt8]
+            do throws(JournalError) {
+                bytes = try fileSystem.readFile(path)
+            } catch {
+                reading.journals.append(JournalScan.unreadable(path: path, generation: generation, baseSequence: baseSequence,
+                                                               reason: "the file cannot be read: \(error.description)"))
+                reading.unscanned = Array(manifest.journals[(index + 1)...])
+                return reading
+            }
+            var scan = await JournalScan.scan(bytes, path: path, generation: generation, baseSequence: baseSequence, collectBatches: collectBatches)
+            let isLast = index == manifest.journals.count - 1
+            if case .tornTail(let offset, let reason)? = scan.problem, !isLast {
+                scan.problem = .corrupted(offset: offset, sequence: scan.lastSequence + 1, reason: reason + " in a journal that is not the newest")
+            }
+            reading.journals.append(scan)
+            if let problem = scan.problem, !isTornTail(problem) {
+                reading.unscanned = Array(manifest.journals[(index + 1)...])
+                return reading
+            }
+            baseSequence = scan.lastSequence
+        }
+        return reading
+    }
+
+    /// Builds the in-memory tables: the snapshot's items, then every collected batch in order.
+    func makeTables() -> TableSet {
+        var tables = TableSet()
+        if let snapshot {
+            tables.apply(snapshot.tables.map { StoreChange.upsert(table: $0.name, items: $0.items) })
+        }
+        for journal in journals {
+            for batch in journal.batches { tables.apply(batch) }
+        }
+        return tables
+    }
+
+    static func isTornTail(_ problem: JournalScan.Problem) -> Bool {
+        if case .tornTail = problem { return true }
+        return false
+    }
+}

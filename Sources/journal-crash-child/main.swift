@@ -1,0 +1,63 @@
+// A helper process for OfflineSync's journal crash tests; not a product.
+//
+//   journal-crash-child write <directory> [compactionMinimumBytes] [always|grouped|buffered]
+//       Opens the store (`.always` by default) and applies batches forever. Batch n upserts items "b<n>-0" … "b<n>-2"
+//       into table "Crash" and sets item "last" of "__config" to n, as one apply; after each apply returns it
+//       prints "ack <n>". It starts after the "last" batch it finds in the store.
+//   journal-crash-child probe <directory>
+//       Tries to open the store and prints "opened", "locked" or "error <description>".
+import Foundation
+import OfflineSync
+
+func output(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    output("usage: journal-crash-child write|probe <directory> [compactionMinimumBytes]")
+    exit(2)
+}
+let directory = URL(fileURLWithPath: arguments[2])
+
+switch arguments[1] {
+case "probe":
+    do {
+        let store = try await JournalDataSource(directory: directory)
+        output("opened")
+        try await store.close()
+    } catch JournalError.locked {
+        output("locked")
+    } catch {
+        output("error \(error)")
+    }
+case "write":
+    var options = JournalOptions(durability: .always)
+    if arguments.count >= 4, let minimum = Int64(arguments[3]) { options.compactionMinimumBytes = minimum }
+    if arguments.count >= 5 {
+        switch arguments[4] {
+        case "grouped": options.durability = .grouped
+        case "buffered": options.durability = .buffered
+        default: options.durability = .always
+        }
+    }
+    do {
+        let store = try await JournalDataSource(directory: directory, options: options)
+        var batch = (try await store.read(table: "__config", id: "last"))?["value"]?.intValue ?? 0
+        while true {
+            batch += 1
+            let items: [JSONObject] = (0..<3).map { ["id": .string("b\(batch)-\($0)"), "batch": .int(batch), "text": .string("item \($0) of batch \(batch)")] }
+            try await store.apply([
+                .upsert(table: "Crash", items: items),
+                .upsert(table: "__config", items: [["id": "last", "value": .int(batch)]]),
+            ])
+            output("ack \(batch)")
+        }
+    } catch {
+        output("error \(error)")
+        exit(1)
+    }
+default:
+    output("unknown mode \(arguments[1])")
+    exit(2)
+}

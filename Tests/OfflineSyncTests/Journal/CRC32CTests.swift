@@ -1,0 +1,35 @@
+import Testing
+@testable import OfflineSync
+
+struct CRC32CTests {
+    @Test func checkValueMatchesTheCastagnoliStandard() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([]) == 0)
+    }
+
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 63, 1000])
+    func slicingByEightMatchesBytewiseComputation(length: Int) {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        #expect(CRC32C.checksum(bytes) == ~crc)
+    }
+
+    @Test func checksumsChainAcrossPieces() {
+        let bytes = Array("The quick brown fox jumps over the lazy dog".utf8)
+        let first = CRC32C.checksum(bytes, from: 0, to: 10)
+        #expect(CRC32C.checksum(bytes, from: 10, continuing: first) == CRC32C.checksum(bytes))
+    }
+
+    @Test func hexIsEightLowercaseDigitsAndRejectsUppercase() {
+        var buffer = [UInt8](repeating: 0, count: 8)
+        CRC32C.writeHex(0x00AB_CDEF, into: &buffer, at: 0)
+        #expect(String(decoding: buffer, as: UTF8.self) == "00abcdef")
+        #expect(buffer.withUnsafeBytes { CRC32C.readHex($0, at: 0) } == 0x00AB_CDEF)
+        let upper = Array("00ABCDEF".utf8)
+        #expect(upper.withUnsafeBytes { CRC32C.readHex($0, at: 0) } == nil)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+
+struct JournalCompactionTests {
+    @Test func compactionWritesAPlainJSONSnapshotAndAnEmptyJournal() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath)
+        for n in 1...5 { try await store.apply(Sample.batch(n)) }
+        try await store.apply([.upsert(table: "__config", items: [["id": "token", "value": 1.5]])])
+        try await store.compact()
+        let statistics = await store.statistics()
+        #expect(statistics.generation == 2 && statistics.journalRecords == 0 && statistics.lastSequence == 6)
+        try await store.apply(Sample.batch(6))
+        try await store.close()
+
+        let snapshot = try JSONValue(parsing: try fileBytes(directory.storePath + "/snapshot.2.json"))
+        let object = try #require(snapshot.objectValue)
+        #expect(object["snapshot"]?.objectValue?["lastSequence"] == 6)
+        #expect(object["snapshot"]?.objectValue?["items"] == 11)
+        #expect(object["tables"]?.objectValue?["T"]?.arrayValue?.count == 10)
+        #expect(object["tables"]?.objectValue?["__config"] == [["id": "token", "value": 1.5]])
+        #expect(!FileManager.default.fileExists(atPath: directory.storePath + "/journal.1.jsonl"))
+
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for n in 1...6 { #expect(try await Sample.holds(reopened, batch: n)) }
+        #expect(await reopened.statistics().lastSequence == 7)
+        try await reopened.compact()
+        try await reopened.compact()
+        #expect(await reopened.statistics().generation == 4)
+        try await reopened.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
+        #expect(names == ["CURRENT", "LOCK", "journal.4.jsonl", "snapshot.4.json"])
+    }
+
+    @Test func emptyStoreCompactsToAValidSnapshot() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath)
+        try await store.compact()
+        try await store.close()
+        let snapshot = try JSONValue(parsing: try fileBytes(directory.storePath + "/snapshot.2.json"))
+        #expect(snapshot.objectValue?["tables"] == .object([:]))
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(await reopened.statistics().tables.isEmpty)
+        try await reopened.close()
+    }
+
+    @Test func automaticCompactionStartsOnceTheJournalOutgrowsTheSnapshot() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = JournalOptions()
+        options.compactionMinimumBytes = 2000
+        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        for n in 1...60 { try await store.apply(Sample.batch(n)) }
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(await reopened.statistics().generation > 1)
+        for n in 1...60 { #expect(try await Sample.holds(reopened, batch: n)) }
+        try await reopened.close()
+    }
+
+    @Test func failedCompactionLeavesTheStoreUsable() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+        for n in 1...5 { try await store.apply(Sample.batch(n)) }
+        fileSystem.fail(.write, errno: 28, pathContains: "snapshot")
+        await #expect(throws: JournalError.self) { try await store.compact() }
+        try await store.apply(Sample.batch(6))
+        try await store.compact()
+        try await store.apply(Sample.batch(7))
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for n in 1...7 { #expect(try await Sample.holds(reopened, batch: n)) }
+        try await reopened.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath)
+        #expect(!names.contains { $0.hasSuffix(".tmp") })
+    }
+
+    /// The changing file operations of one compaction, counted on a dry run.
+    private func compactionSteps() async throws -> Int {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+        for n in 1...3 { try await store.apply(Sample.batch(n)) }
+        let before = fileSystem.mutations.count
+        try await store.compact()
+        let steps = fileSystem.mutations.count - before
+        try await store.close()
+        return steps
+    }
+
+    @Test func crashAtEveryStepOfCompactionOpensComplete() async throws {
+        let steps = try await compactionSteps()
+        #expect(steps >= 12)
+        for crashPoint in 0...steps {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let fileSystem = FaultInjectingFileSystem()
+            let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+            for n in 1...3 { try await store.apply(Sample.batch(n)) }
+            fileSystem.crash(afterMutations: crashPoint)
+            try? await store.compact()
+            let acknowledged4 = (try? await store.apply(Sample.batch(4))) != nil
+            #expect(fileSystem.hasCrashed, "every crash point lies within the compaction or the apply after it")
+            try await store.close()
+
+            let verification = try await JournalDataSource.verify(directory: directory.store)
+            #expect(!verification.problems.contains { !$0.message.hasPrefix("torn tail") }, "crash point \(crashPoint): \(verification.problems)")
+            let reopened = try await JournalDataSource.open(directory.storePath)
+            for n in 1...3 { #expect(try await Sample.holds(reopened, batch: n), "crash point \(crashPoint)") }
+            if acknowledged4 { #expect(try await Sample.holds(reopened, batch: 4), "crash point \(crashPoint)") }
+            try await reopened.apply(Sample.batch(5))
+            try await reopened.compact()
+            try await reopened.close()
+            let again = try await JournalDataSource.open(directory.storePath)
+            #expect(try await Sample.holds(again, batch: 5))
+            try await again.close()
+        }
+    }
+
+    /// Serialized: the held snapshot write blocks one thread of the cooperative pool until the test opens the gate.
+    @Test(.serialized, arguments: [Durability.always, .grouped])
+    func appliesCompleteWhileTheSnapshotIsBeingWritten(durability: Durability) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
+        for n in 1...3 { try await store.apply(Sample.batch(n)) }
+        // Hold the snapshot's first write until the applies below are done.
+        let compaction = Task {
+            await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
+                fileSystem.closeGate(pathContains: "snapshot") { entered.resume() }
+                Task { try await store.compact() }
+            }
+        }
+        await compaction.value
+        for n in 4...6 { try await store.apply(Sample.batch(n)) }
+        #expect(try await Sample.holds(store, batch: 6))
+        fileSystem.openGate()
+        try await store.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
+        #expect(names == ["CURRENT", "LOCK", "journal.2.jsonl", "snapshot.2.json"])
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for n in 1...6 { #expect(try await Sample.holds(reopened, batch: n)) }
+        #expect(await reopened.statistics().journalRecords == 3)
+        try await reopened.close()
+    }
+
+    @Test func crashAtEveryStepOfCreatingAStoreOpensEmpty() async throws {
+        for crashPoint in 0..<12 {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let fileSystem = FaultInjectingFileSystem()
+            fileSystem.crash(afterMutations: crashPoint)
+            if let store = try? await JournalDataSource.open(directory.storePath, fileSystem: fileSystem) {
+                try? await store.apply(Sample.batch(1))
+                try await store.close()
+            }
+            let reopened = try await JournalDataSource.open(directory.storePath)
+            #expect(await reopened.statistics().lastSequence <= 1, "crash point \(crashPoint)")
+            try await reopened.apply(Sample.batch(2))
+            try await reopened.close()
+        }
+    }
+
+    @Test func groupedWritersKeepGoingDuringCompaction() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath, durability: .grouped)
+        for n in 0..<200 { try await store.apply(Sample.batch(10_000 + n)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask { for step in 0..<20 { try await store.apply(Sample.batch(writer * 100 + step)) } }
+            }
+            group.addTask { try await store.compact() }
+            group.addTask { try await store.apply([.deleteAll(table: "T", matching: Field("value") >= 10_100)]) }
+            try await group.waitForAll()
+        }
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for writer in 0..<8 { for step in 0..<20 { #expect(try await Sample.holds(reopened, batch: writer * 100 + step)) } }
+        for n in 0..<100 { #expect(try await Sample.holds(reopened, batch: 10_000 + n)) }
+        for n in 100..<200 { #expect(try await !Sample.holds(reopened, batch: 10_000 + n)) }
+        try await reopened.close()
+    }
+}
