@@ -6,8 +6,8 @@ import OfflineSyncTesting
 /// the parameterised tests (`@Test(arguments: StoreKind.allCases)`) then cover it too.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory
-    // case journal   // merge: a JournalDataSource in a fresh temporary directory; reopen = close() the given
-    //                // store, then init a new one on the same directory.
+    /// A `JournalDataSource` in a fresh temporary directory; reopening closes it and opens the directory again.
+    case journal
 
     var testDescription: String { rawValue }
 
@@ -16,6 +16,13 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .inMemory:
             let store = InMemoryDataSource()
             return TestStore(dataSource: store, reopen: { current in current })
+        case .journal:
+            let directory = TemporaryDirectory().url
+            let store = try await JournalDataSource(directory: directory)
+            return TestStore(dataSource: store, reopen: { current in
+                try await (current as? JournalDataSource)?.close()
+                return try await JournalDataSource(directory: directory)
+            })
         }
     }
 }

@@ -1,0 +1,25 @@
+import Testing
+import OfflineSync
+import OfflineSyncTesting
+
+struct JournalConformanceTests {
+    @Test(arguments: DataSourceConformance.checks)
+    func journalDataSourceConforms(_ check: DataSourceConformance.Check) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try await check.run { try await JournalDataSource(directory: directory.url) }
+    }
+
+    @Test(arguments: DataSourceConformance.checks)
+    func journalDataSourceConformsAfterReopening(_ check: DataSourceConformance.Check) async throws {
+        // The same checks on a store that was written, closed and opened again (snapshot and journal replay).
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let seed = try await JournalDataSource(directory: directory.url)
+        try await seed.apply([.upsert(table: "Seed", items: [["id": "s1"]]), .deleteAll(table: "Seed", matching: nil)])
+        try await seed.compact()
+        try await seed.apply([.upsert(table: "Other", items: [["id": "o1", "n": 1]])])
+        try await seed.close()
+        try await check.run { try await JournalDataSource(directory: directory.url) }
+    }
+}
