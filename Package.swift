@@ -27,7 +27,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfflineSyncTests",
-            dependencies: ["OfflineSync", "OfflineSyncTesting"],
+            dependencies: ["OfflineSync", "OfflineSyncTesting", "offline-sync"],
             swiftSettings: strictSettings
         ),
     ],

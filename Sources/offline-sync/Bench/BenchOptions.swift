@@ -73,6 +73,8 @@ struct BenchUsageError: Error, Sendable, CustomStringConvertible {
 /// Workload sizes; quick mode divides record and run counts by 10, while the writers (16), the batch size (1,000)
 /// and the repetitions (5) stay.
 struct BenchSizes: Sendable, Equatable {
+    /// What the full sizes are divided by: 1, or 10 for `--quick` (tests of the bench use more).
+    let divisor: Int
     let fsyncs, singleWrites, writers, writesPerWriter, bulkRecords, batchSize, openRepeats, queries, pointReads: Int
     /// Records parsed and written by J1 and J2.
     let jsonRecords: Int
@@ -80,11 +82,17 @@ struct BenchSizes: Sendable, Equatable {
     let jsonRepeats: Int
 
     init(quick: Bool) {
-        let divisor = quick ? 10 : 1
+        self.init(divisor: quick ? 10 : 1)
+    }
+
+    /// The full sizes divided by `divisor` (at least 1); W2's per-writer count never drops below 1.
+    init(divisor: Int) {
+        let divisor = max(divisor, 1)
+        self.divisor = divisor
         fsyncs = 2000 / divisor
         singleWrites = 2000 / divisor
         writers = 16
-        writesPerWriter = 250 / divisor
+        writesPerWriter = max(250 / divisor, 1)
         bulkRecords = 100_000 / divisor
         batchSize = 1000
         openRepeats = 5

@@ -16,7 +16,7 @@ struct BenchMetric: Sendable, Hashable {
 
     /// A line for people: the metric, its value and unit.
     var textLine: String {
-        let label = name.padding(to: 26)
+        let label = name.padding(to: 34)
         return "\(workload.padding(to: 4))\(label)\(BenchReport.decimal(value)) \(unit)"
     }
 }

@@ -16,13 +16,14 @@ struct BenchRunner {
     let root: URL
     private let ownsRoot: Bool
 
-    /// Prepares a run; creates the root directory (`--dir`, or a new one in the temp dir).
+    /// Prepares a run; creates the root directory (`--dir`, or a new one in the temp dir). `sizes` defaults to the
+    /// ones `--quick` selects.
     init(
-        options: BenchOptions, factory: any BenchStoreFactory, report: BenchReport, memoryProbe: any MemoryProbe,
-        log: @escaping (String) -> Void
+        options: BenchOptions, sizes: BenchSizes? = nil, factory: any BenchStoreFactory, report: BenchReport,
+        memoryProbe: any MemoryProbe, log: @escaping (String) -> Void
     ) throws {
         self.options = options
-        self.sizes = BenchSizes(quick: options.quick)
+        self.sizes = sizes ?? BenchSizes(quick: options.quick)
         self.factory = factory
         self.report = report
         self.memoryProbe = memoryProbe

@@ -35,16 +35,20 @@ struct MemoryFigures: Sendable, Equatable {
 
 /// Measures W7 on the closed W3 store in a directory.
 protocol MemoryProbe: Sendable {
-    func measure(directory: URL, options: BenchOptions) async throws -> MemoryFigures
+    /// The figures of a process that holds the store in `directory`, which W3 filled with `sizes.bulkRecords`.
+    func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures
 }
 
 /// W7 as WORKLOAD.md specifies it: a fresh child process re-executing this binary with `bench --w7-child DIR`, so
 /// that its peak resident set is the loaded store's, not W3's or W4's.
 struct ChildProcessMemoryProbe: MemoryProbe {
-    func measure(directory: URL, options: BenchOptions) async throws -> MemoryFigures {
+    func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
+        guard sizes == BenchSizes(quick: false) || sizes == BenchSizes(quick: true) else {
+            throw BenchFailure.memoryProbe(detail: "the child process knows only the full and the --quick sizes")
+        }
         let process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["bench", "--w7-child", directory.path] + (options.quick ? ["--quick"] : [])
+        process.arguments = ["bench", "--w7-child", directory.path] + (sizes.divisor == 10 ? ["--quick"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -62,8 +66,8 @@ struct ChildProcessMemoryProbe: MemoryProbe {
 struct InProcessMemoryProbe: MemoryProbe {
     let factory: any BenchStoreFactory
 
-    func measure(directory: URL, options: BenchOptions) async throws -> MemoryFigures {
-        try await MemoryProbeChild.measure(directory: directory, factory: factory, sizes: BenchSizes(quick: options.quick))
+    func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
+        try await MemoryProbeChild.measure(directory: directory, factory: factory, sizes: sizes)
     }
 }
 
@@ -110,7 +114,7 @@ enum MemoryProbeChild {
 extension BenchRunner {
     /// W7, memory: the peak resident set of a fresh process holding W3's store open with every record loaded.
     func runMemory(_ directory: URL) async throws {
-        let figures = try await memoryProbe.measure(directory: directory, options: options)
+        let figures = try await memoryProbe.measure(directory: directory, sizes: sizes)
         guard figures.records == sizes.bulkRecords else {
             throw BenchFailure.checkFailed(
                 workload: "W7", detail: "the measuring process loaded \(figures.records) records, expected \(sizes.bulkRecords)")
