@@ -3,8 +3,9 @@ import OfflineSync
 @testable import offline_sync
 import Testing
 
-/// Runs `bench --quick --json` in-process through the same runner as the command, on ``InMemoryDataSource``, with
-/// the quick sizes divided by 10 again so that a debug build gets through it in seconds.
+/// Runs `bench --quick --json` in-process through the same runner as the command, on the store the command measures
+/// (`BenchCommand.storeFactory`), with the quick sizes divided by 10 again so that a debug build gets through it in
+/// seconds.
 struct BenchRunTests {
     static let sizes = BenchSizes(divisor: 100)
 
@@ -31,7 +32,7 @@ struct BenchRunTests {
     @Test func quickJSONRunEmitsEveryMetricWithItsUnitAndASummary() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-" + UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let lines = try await run(["--quick", "--json", "--dir", directory.path], factory: InMemoryBenchStoreFactory())
+        let lines = try await run(["--quick", "--json", "--dir", directory.path], factory: BenchCommand.storeFactory)
         var units: [String: String] = [:]
         for line in lines.dropLast() {
             guard case .object(let object) = try JSONValue(parsing: line) else { Issue.record("not an object: \(line)"); continue }
