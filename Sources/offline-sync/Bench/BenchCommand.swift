@@ -3,7 +3,8 @@ import Foundation
 /// `offline-sync bench`: the store benchmark of shared/bench/WORKLOAD.md (D0, W1 to W7) and the JSON codec
 /// benchmark (J1, J2). Figures go to standard output, progress and errors to standard error.
 enum BenchCommand {
-    /// The store under test. Every workload reaches the store through this one factory.
+    /// The store under test. Every workload reaches the store through this one factory. WORKLOAD.md measures
+    /// `JournalDataSource`; until it is on this branch the bench runs on `InMemoryDataSource` as a smoke test.
     static let storeFactory: any BenchStoreFactory = InMemoryBenchStoreFactory()
 
     /// Runs the command with the arguments after `bench`; returns the exit status: 0 on success, 1 when a workload
