@@ -108,10 +108,11 @@ public struct JSONReader: ~Copyable {
             throw JSONParseError(.unexpectedByte(next), at: index - 1)
         }
         var object = JSONObject(minimumCapacity: members.count - base)
-        for offset in base..<members.count {
-            object[members[offset].key] = members[offset].value  // a repeated key: the last one wins
+        // Moved off the stack last member first; when a key repeats, the member read last keeps its value.
+        while members.count > base {
+            let member = members.removeLast()
+            if let later = object.updateValue(member.value, forKey: member.key) { object[member.key] = later }
         }
-        members.removeLast(members.count - base)
         depth -= 1
         return .object(object)
     }

@@ -61,8 +61,15 @@ struct JSONStringScanTests {
         #expect(try JSONValue(parsing: expected.jsonBytes()) == expected)
     }
 
-    @Test func repeatedKeyKeepsTheLastValue() throws {
-        #expect(try JSONValue(parsing: #"{"a":1,"b":2,"a":3}"#) == ["a": 3, "b": 2])
+    static let repeatedKeys: [(String, JSONValue)] = [
+        (#"{"a":1,"b":2,"a":3}"#, ["a": 3, "b": 2]),
+        (#"{"a":1,"a":2,"a":3}"#, ["a": 3]),
+        (#"{"a":{"a":1,"a":2},"a":[{"b":1,"b":[2]}]}"#, ["a": [["b": [2]]]]),
+    ]
+
+    @Test(arguments: repeatedKeys)
+    func repeatedKeyKeepsTheLastValue(json: String, expected: JSONValue) throws {
+        #expect(try JSONValue(parsing: json) == expected)
     }
 
     @Test(arguments: [
