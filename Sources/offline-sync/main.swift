@@ -7,8 +7,10 @@ import OfflineSync
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: offline-sync [--help] [--version]"
+let usage = "usage: offline-sync [--help] [--version] | bench [--json] [--quick] [--dir PATH]"
 switch arguments.first {
+case "bench":
+    exit(await BenchCommand.run(arguments: Array(arguments.dropFirst())))
 case "--version":
     print("offline-sync \(OfflineSyncVersion.current)")
 case "--help", "-h", nil:

@@ -9,6 +9,10 @@ public struct JSONReader: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// Members of the objects being read, innermost last (see `parseObject`).
+    private var members: [Member] = []
+    /// Elements of the arrays being read, innermost last.
+    private var elements: [JSONValue] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -75,13 +79,16 @@ public struct JSONReader: ~Copyable {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
-        var object = JSONObject(minimumCapacity: 8)  // typical items have up to 6 keys: no regrowth
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        // Members go on a stack shared by every object being read, so that the dictionary is allocated once at its
+        // final size instead of growing (and rehashing) as members arrive.
+        if members.capacity == 0 { members.reserveCapacity(16) }
+        let base = members.count
         while true {
             skipWhitespace()
             let byte = try peek()
@@ -92,7 +99,7 @@ public struct JSONReader: ~Copyable {
             guard colon == UInt8(ascii: ":") else { throw JSONParseError(.unexpectedByte(colon), at: index) }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            members.append(Member(key: key, value: try parseValue()))
             skipWhitespace()
             let next = try peek()
             index += 1
@@ -100,22 +107,30 @@ public struct JSONReader: ~Copyable {
             if next == UInt8(ascii: "}") { break }
             throw JSONParseError(.unexpectedByte(next), at: index - 1)
         }
+        var object = JSONObject(minimumCapacity: members.count - base)
+        // Moved off the stack last member first; when a key repeats, the member read last keeps its value.
+        while members.count > base {
+            let member = members.removeLast()
+            if let later = object.updateValue(member.value, forKey: member.key) { object[member.key] = later }
+        }
         depth -= 1
         return .object(object)
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
         try enterContainer()
-        var array: [JSONValue] = []
         skipWhitespace()
         if try peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(array)
+            return .array([])
         }
+        // Elements go on a shared stack too, so that the array is allocated once at its final size.
+        if elements.capacity == 0 { elements.reserveCapacity(16) }
+        let base = elements.count
         while true {
             skipWhitespace()
-            array.append(try parseValue())
+            elements.append(try parseValue())
             skipWhitespace()
             let next = try peek()
             index += 1
@@ -123,6 +138,8 @@ public struct JSONReader: ~Copyable {
             if next == UInt8(ascii: "]") { break }
             throw JSONParseError(.unexpectedByte(next), at: index - 1)
         }
+        let array = Array(elements[base...])
+        elements.removeLast(elements.count - base)
         depth -= 1
         return .array(array)
     }
@@ -130,6 +147,7 @@ public struct JSONReader: ~Copyable {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
+        skipPlainASCII()
         var isASCII = true
         // Fast path: no escapes.
         while index < bytes.count {
@@ -146,6 +164,18 @@ public struct JSONReader: ~Copyable {
             index += 1
         }
         throw JSONParseError(.unexpectedEnd, at: index)
+    }
+
+    /// Advances over string content eight bytes at a time while none of them is a quote, a backslash, a control
+    /// character or non-ASCII; `parseString` looks at the rest byte by byte.
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            guard !ByteScan.hasNonASCII(word), !ByteScan.needsEscape(word) else { return }
+            index += 8
+        }
     }
 
     private func validatedString(_ slice: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONParseError) -> String {
@@ -283,4 +313,10 @@ public struct JSONReader: ~Copyable {
     private func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
+}
+
+/// One member of an object being read.
+private struct Member {
+    var key: String
+    var value: JSONValue
 }

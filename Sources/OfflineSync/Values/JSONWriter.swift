@@ -65,7 +65,16 @@ public struct JSONWriter: Sendable {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
+            var next = 0
+            while next < utf8.count {
+                // Eight bytes at a time while none needs escaping.
+                if next + 8 <= utf8.count, let base = utf8.baseAddress,
+                   !ByteScan.needsEscape(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: next, as: UInt64.self)) {
+                    next += 8
+                    continue
+                }
+                let index = next
+                next += 1
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
                 if runStart < index { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }

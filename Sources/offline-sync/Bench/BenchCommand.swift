@@ -1,0 +1,52 @@
+import Foundation
+
+/// `offline-sync bench`: the store benchmark of shared/bench/WORKLOAD.md (D0, W1 to W7) and the JSON codec
+/// benchmark (J1, J2). Figures go to standard output, progress and errors to standard error.
+enum BenchCommand {
+    /// The store under test. Every workload reaches the store through this one factory. WORKLOAD.md measures
+    /// `JournalDataSource`; until it is on this branch the bench runs on `InMemoryDataSource` as a smoke test.
+    static let storeFactory: any BenchStoreFactory = JournalBenchStoreFactory()
+
+    /// Runs the command with the arguments after `bench`; returns the exit status: 0 on success, 1 when a workload
+    /// or a check failed, 2 for a usage error.
+    static func run(arguments: [String]) async -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            writeStandardOutput(BenchOptions.usage)
+            return 0
+        }
+        let options: BenchOptions
+        do {
+            options = try BenchOptions.parse(arguments)
+        } catch {
+            writeStandardError(error.description + "\n" + BenchOptions.usage)
+            return 2
+        }
+        do {
+            if let directory = options.memoryProbeDirectory {
+                let figures = try await MemoryProbeChild.measure(
+                    directory: URL(fileURLWithPath: directory), factory: storeFactory, sizes: BenchSizes(quick: options.quick))
+                writeStandardOutput(figures.jsonLine)
+                return 0
+            }
+            let report = BenchReport(json: options.json, output: writeStandardOutput)
+            let runner = try BenchRunner(
+                options: options, factory: storeFactory, report: report, memoryProbe: ChildProcessMemoryProbe(),
+                log: writeStandardError)
+            try await runner.run()
+            return 0
+        } catch {
+            writeStandardError("offline-sync bench: error: \(error)")
+            return 1
+        }
+    }
+
+    /// Writes one line to standard output at once (no buffering, so lines and the child's output never interleave).
+    static func writeStandardOutput(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes one line to standard error.
+    static func writeStandardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,104 @@
+/// The command line of `offline-sync bench`.
+struct BenchOptions: Sendable, Equatable {
+    /// Which workloads a run performs.
+    enum Suite: String, Sendable {
+        /// D0 and W1 to W7 of WORKLOAD.md, the store benchmark compare.sh reads.
+        case store
+        /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
+        case json
+    }
+
+    /// Print JSON lines (WORKLOAD.md's format) instead of text.
+    var json = false
+    /// Sizes divided by 10: a smoke run whose figures are not for quoting.
+    var quick = false
+    /// Where the workloads' directories go; nil means a new directory under the system temp dir.
+    var directory: String?
+    /// Leave the workloads' data behind.
+    var keep = false
+    /// The workloads to run.
+    var suite = Suite.store
+    /// Internal: run as W7's measuring process on the store in this directory.
+    var memoryProbeDirectory: String?
+
+    static let usage = """
+        usage: offline-sync bench [--json] [--quick] [--dir PATH] [--keep] [--suite store|json]
+          --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
+          --quick         10x smaller sizes: a smoke run, not for quoting
+          --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
+          --keep          leave the data behind
+          --suite NAME    store (default): D0, W1-W7 of shared/bench/WORKLOAD.md; json: J1, J2 (JSON codecs)
+        """
+
+    /// Parses the arguments after `bench`.
+    /// - Throws: ``BenchUsageError`` for an unknown flag or a missing value.
+    static func parse(_ arguments: [String]) throws(BenchUsageError) -> BenchOptions {
+        var options = BenchOptions()
+        var index = 0
+        func value(for flag: String) throws(BenchUsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw BenchUsageError(message: "\(flag) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--json": options.json = true
+            case "--quick": options.quick = true
+            case "--keep": options.keep = true
+            case "--dir": options.directory = try value(for: argument)
+            case "--suite":
+                let name = try value(for: argument)
+                guard let suite = Suite(rawValue: name) else {
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store or json")
+                }
+                options.suite = suite
+            case "--w7-child": options.memoryProbeDirectory = try value(for: argument)
+            default: throw BenchUsageError(message: "unknown argument '\(argument)'")
+            }
+            index += 1
+        }
+        return options
+    }
+}
+
+/// A bad `bench` command line.
+struct BenchUsageError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the arguments.
+    var message: String
+
+    var description: String { "offline-sync bench: \(message). Run `offline-sync bench --help` for the flags." }
+}
+
+/// Workload sizes; quick mode divides record and run counts by 10, while the writers (16), the batch size (1,000)
+/// and the repetitions (5) stay.
+struct BenchSizes: Sendable, Equatable {
+    /// What the full sizes are divided by: 1, or 10 for `--quick` (tests of the bench use more).
+    let divisor: Int
+    let fsyncs, singleWrites, writers, writesPerWriter, bulkRecords, batchSize, openRepeats, queries, pointReads: Int
+    /// Records parsed and written by J1 and J2.
+    let jsonRecords: Int
+    /// Times each JSON codec runs; the median is reported.
+    let jsonRepeats: Int
+
+    init(quick: Bool) {
+        self.init(divisor: quick ? 10 : 1)
+    }
+
+    /// The full sizes divided by `divisor` (at least 1); W2's per-writer count never drops below 1.
+    init(divisor: Int) {
+        let divisor = max(divisor, 1)
+        self.divisor = divisor
+        fsyncs = 2000 / divisor
+        singleWrites = 2000 / divisor
+        writers = 16
+        writesPerWriter = max(250 / divisor, 1)
+        bulkRecords = 100_000 / divisor
+        batchSize = 1000
+        openRepeats = 5
+        queries = 1000 / divisor
+        pointReads = 100_000 / divisor
+        jsonRecords = 100_000 / divisor
+        jsonRepeats = 3
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import OfflineSync
+import OfflineSyncTesting
+
+/// Runs one suite of workloads in order, each write workload in a fresh directory under ``root``, and records every
+/// figure in ``report`` as soon as its check has passed.
+struct BenchRunner {
+    let options: BenchOptions
+    let sizes: BenchSizes
+    let factory: any BenchStoreFactory
+    let report: BenchReport
+    let memoryProbe: any MemoryProbe
+    /// Progress and diagnostics (standard error in the command).
+    let log: (String) -> Void
+    /// The directory every workload directory goes in.
+    let root: URL
+    private let ownsRoot: Bool
+
+    /// Prepares a run; creates the root directory (`--dir`, or a new one in the temp dir). `sizes` defaults to the
+    /// ones `--quick` selects.
+    init(
+        options: BenchOptions, sizes: BenchSizes? = nil, factory: any BenchStoreFactory, report: BenchReport,
+        memoryProbe: any MemoryProbe, log: @escaping (String) -> Void
+    ) throws {
+        self.options = options
+        self.sizes = sizes ?? BenchSizes(quick: options.quick)
+        self.factory = factory
+        self.report = report
+        self.memoryProbe = memoryProbe
+        self.log = log
+        if let directory = options.directory {
+            root = URL(fileURLWithPath: directory).standardizedFileURL
+            ownsRoot = false
+        } else {
+            root = FileManager.default.temporaryDirectory
+                .appendingPathComponent("offline-sync-bench-" + UUID().uuidString)
+            ownsRoot = true
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    /// The suite the options ask for, then the final line of the report; the data is removed unless `--keep`.
+    func run() async throws {
+        defer { removeData() }
+        switch options.suite {
+        case .store: try await runStoreSuite()
+        case .json: try runJSONSuite()
+        }
+        report.finish()
+    }
+
+    /// D0 and W1 to W7, in WORKLOAD.md's order.
+    func runStoreSuite() async throws {
+        log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, data under \(root.path)")
+        try runDiskReference()
+        try await runSingleWrites()
+        try await runGroupCommit()
+        let (directory, records) = try await runBulkImport()
+        try await runColdOpen(directory, records)
+        let store = try await factory.open(directory: directory, durability: .always)
+        try await runQuery(store, records)
+        try await runPointReads(store, records)
+        try await store.close()
+        try await runMemory(directory)
+    }
+
+    /// J1 and J2.
+    func runJSONSuite() throws {
+        log("offline-sync bench: JSON codecs, \(sizes.jsonRecords) records, median of \(sizes.jsonRepeats) runs each")
+        let corpus = JSONCorpus(records: BenchmarkRecords.generate(count: sizes.jsonRecords))
+        try runJSONReading(corpus)
+        try runJSONWriting(corpus)
+    }
+
+    /// A new, empty directory for one workload.
+    func freshDirectory(_ name: String) throws -> URL {
+        let directory = root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// How many records `store` holds in the benchmark table.
+    func count(_ store: BenchStore) async throws -> Int {
+        let result = try await store.source.read(
+            Query(table: BenchmarkRecords.table, top: 0, includeTotalCount: true))
+        return result.totalCount ?? 0
+    }
+
+    /// Throws unless `store` holds exactly `expected` records.
+    func requireCount(_ store: BenchStore, _ expected: Int, workload: String) async throws {
+        let actual = try await count(store)
+        guard actual == expected else {
+            throw BenchFailure.checkFailed(workload: workload, detail: "the store holds \(actual) records, expected \(expected)")
+        }
+    }
+
+    private func removeData() {
+        guard !options.keep else { return }
+        if ownsRoot {
+            try? FileManager.default.removeItem(at: root)
+        } else {
+            for name in ["d0", "w1", "w2", "w3"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import OfflineSync
+
+/// How durable each `apply` of a workload must be: WORKLOAD.md's W1 and W3 use `.always`, W2 `.grouped`.
+enum BenchDurability: Sendable, Hashable {
+    /// Each apply returns after its own record is on disk.
+    case always
+    /// Concurrent applies may share one fsync; each returns after its record is on disk.
+    case grouped
+}
+
+/// An open store under test, and how to close it.
+struct BenchStore: Sendable {
+    /// The data source the workloads drive.
+    let source: any SyncContextDataSource
+    /// Flushes and releases the store (not timed by any workload).
+    let close: @Sendable () async throws -> Void
+}
+
+/// Opens the store under test; the bench is written against this, so the store is chosen in one place
+/// (``BenchCommand/storeFactory``).
+protocol BenchStoreFactory: Sendable {
+    /// A short name for the logs, such as `JournalDataSource`.
+    var name: String { get }
+    /// Whether a store opened in a new process finds what an earlier process wrote (false for in-memory stores,
+    /// whose W7 probe then loads the records itself).
+    var persistsAcrossProcesses: Bool { get }
+    /// Opens, creating it if needed, the store kept in `directory`.
+    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore
+}
+
+/// ``InMemoryDataSource`` behind the bench's factory: a smoke test of the bench itself. Reopening a directory in the
+/// same process gives back the same store, so W4 to W6 see what W3 wrote; nothing touches the disk, so the write
+/// figures measure the bench's own overhead rather than a store.
+struct InMemoryBenchStoreFactory: BenchStoreFactory {
+    private let registry = InMemoryStoreRegistry()
+
+    var name: String { "InMemoryDataSource" }
+    var persistsAcrossProcesses: Bool { false }
+
+    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+        let store = await registry.store(for: directory.standardizedFileURL.path)
+        return BenchStore(source: store, close: {})
+    }
+}
+
+/// The in-memory stores of one bench process, by directory.
+private actor InMemoryStoreRegistry {
+    private var stores: [String: InMemoryDataSource] = [:]
+
+    func store(for path: String) -> InMemoryDataSource {
+        if let store = stores[path] { return store }
+        let store = InMemoryDataSource()
+        stores[path] = store
+        return store
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+import OfflineSync
+
+/// ``JournalDataSource`` behind the bench's factory: the store WORKLOAD.md measures.
+struct JournalBenchStoreFactory: BenchStoreFactory {
+    var name: String { "JournalDataSource" }
+    var persistsAcrossProcesses: Bool { true }
+
+    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+        let options = JournalOptions(durability: durability == .always ? .always : .grouped)
+        let store = try await JournalDataSource(directory: directory, options: options)
+        return BenchStore(source: store, close: { try await store.close() })
+    }
+}

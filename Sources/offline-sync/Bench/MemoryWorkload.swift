@@ -1,0 +1,133 @@
+import Foundation
+import OfflineSync
+import OfflineSyncTesting
+
+/// What W7's measuring process reports: the records it loaded and its resident set in KiB.
+struct MemoryFigures: Sendable, Equatable {
+    /// How many records the opened store held.
+    var records: Int
+    /// `VmHWM`: the peak resident set of the whole process.
+    var peakKiB: Double
+    /// `VmRSS` at the start, before opening; nil where there is no procfs.
+    var baseKiB: Double?
+
+    /// `{"records":100000,"peak_kib":59392,"base_kib":17408}`: the child's one line of output.
+    var jsonLine: String {
+        var object: JSONObject = ["records": .int(Int64(records)), "peak_kib": .double(peakKiB)]
+        if let baseKiB { object["base_kib"] = .double(baseKiB) }
+        return JSONValue.object(object).jsonString(sortedKeys: true)
+    }
+
+    /// The figures from the child's output, or nil when it is not such a line.
+    init?(jsonLine: some Collection<UInt8>) {
+        guard case .object(let object)? = try? JSONValue(parsing: jsonLine),
+              case .int(let records)? = object["records"], let peak = object["peak_kib"]?.number
+        else { return nil }
+        self.init(records: Int(records), peakKiB: peak, baseKiB: object["base_kib"]?.number)
+    }
+
+    init(records: Int, peakKiB: Double, baseKiB: Double?) {
+        self.records = records
+        self.peakKiB = peakKiB
+        self.baseKiB = baseKiB
+    }
+}
+
+/// Measures W7 on the closed W3 store in a directory.
+protocol MemoryProbe: Sendable {
+    /// The figures of a process that holds the store in `directory`, which W3 filled with `sizes.bulkRecords`.
+    func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures
+}
+
+/// W7 as WORKLOAD.md specifies it: a fresh child process re-executing this binary with `bench --w7-child DIR`, so
+/// that its peak resident set is the loaded store's, not W3's or W4's.
+struct ChildProcessMemoryProbe: MemoryProbe {
+    func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
+        guard sizes == BenchSizes(quick: false) || sizes == BenchSizes(quick: true) else {
+            throw BenchFailure.memoryProbe(detail: "the child process knows only the full and the --quick sizes")
+        }
+        let process = Process()
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["bench", "--w7-child", directory.path] + (sizes.divisor == 10 ? ["--quick"] : [])
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let figures = MemoryFigures(jsonLine: output) else {
+            throw BenchFailure.memoryProbe(
+                detail: "exit status \(process.terminationStatus), output '\(String(decoding: output, as: UTF8.self))'")
+        }
+        return figures
+    }
+}
+
+/// W7's measurement run in the calling process, through the same code as the child: for tests of the bench.
+struct InProcessMemoryProbe: MemoryProbe {
+    let factory: any BenchStoreFactory
+
+    func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
+        try await MemoryProbeChild.measure(directory: directory, factory: factory, sizes: sizes)
+    }
+}
+
+/// The body of W7's measuring process.
+enum MemoryProbeChild {
+    /// Opens the store in `directory`, loading every record as W4 does, and reads the peak resident set while the
+    /// store is still open. A store that does not persist across processes is filled with W3's records first. The
+    /// record count is checked after the reading, so that the check's own allocations are not in the figure.
+    static func measure(directory: URL, factory: any BenchStoreFactory, sizes: BenchSizes) async throws -> MemoryFigures {
+        let base = procStatusKiB("VmRSS")
+        let store = try await factory.open(directory: directory, durability: .always)
+        if !factory.persistsAcrossProcesses, try await recordCount(store) == 0 {
+            let records = BenchmarkRecords.generate(count: sizes.bulkRecords)
+            for start in stride(from: 0, to: records.count, by: sizes.batchSize) {
+                let batch = records[start ..< min(records.count, start + sizes.batchSize)].map(\.object)
+                try await store.source.apply([.upsert(table: BenchmarkRecords.table, items: batch)])
+            }
+        }
+        guard let peak = procStatusKiB("VmHWM") else {
+            throw BenchFailure.memoryProbe(detail: "/proc/self/status has no VmHWM on this system")
+        }
+        let count = try await recordCount(store)
+        try await store.close()
+        return MemoryFigures(records: count, peakKiB: peak, baseKiB: base)
+    }
+
+    private static func recordCount(_ store: BenchStore) async throws -> Int {
+        try await store.source.read(Query(table: BenchmarkRecords.table, top: 0, includeTotalCount: true)).totalCount ?? 0
+    }
+
+    /// A field of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`); nil where there is no procfs.
+    static func procStatusKiB(_ field: String) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
+        }
+        return nil
+    }
+}
+
+extension BenchRunner {
+    /// W7, memory: the peak resident set of a fresh process holding W3's store open with every record loaded.
+    func runMemory(_ directory: URL) async throws {
+        let figures = try await memoryProbe.measure(directory: directory, sizes: sizes)
+        guard figures.records == sizes.bulkRecords else {
+            throw BenchFailure.checkFailed(
+                workload: "W7", detail: "the measuring process loaded \(figures.records) records, expected \(sizes.bulkRecords)")
+        }
+        try report.record("W7", "w7_peak_rss_mb", figures.peakKiB / 1024, "MiB")
+        if let base = figures.baseKiB { try report.record("W7", "w7_base_rss_mb", base / 1024, "MiB") }
+    }
+}
+
+extension JSONValue {
+    /// The value as a Double when it is a number.
+    fileprivate var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,30 @@
+@testable import offline_sync
+import Testing
+
+struct BenchOptionsTests {
+    @Test func flagsAreParsed() throws {
+        let options = try BenchOptions.parse(["--json", "--quick", "--dir", "/tmp/x", "--keep", "--suite", "json"])
+        #expect(options == BenchOptions(json: true, quick: true, directory: "/tmp/x", keep: true, suite: .json))
+    }
+
+    @Test func noFlagsMeanTheFullStoreSuiteAsText() throws {
+        #expect(try BenchOptions.parse([]) == BenchOptions())
+        #expect(BenchSizes(quick: false).bulkRecords == 100_000)
+    }
+
+    @Test func quickDividesCountsButKeepsWritersBatchAndRepeats() {
+        let quick = BenchSizes(quick: true)
+        #expect(quick.bulkRecords == 10_000 && quick.singleWrites == 200 && quick.fsyncs == 200)
+        #expect(quick.writesPerWriter == 25 && quick.queries == 100 && quick.pointReads == 10_000)
+        #expect(quick.writers == 16 && quick.batchSize == 1000 && quick.openRepeats == 5)
+    }
+
+    @Test(arguments: [["--dir"], ["--fast"], ["--suite", "disk"], ["--suite"], ["store"]])
+    func badArgumentsAreUsageErrors(arguments: [String]) {
+        #expect(throws: BenchUsageError.self) { try BenchOptions.parse(arguments) }
+    }
+
+    @Test func usageErrorExitsWithStatusTwo() async {
+        #expect(await BenchCommand.run(arguments: ["--no-such-flag"]) == 2)
+    }
+}

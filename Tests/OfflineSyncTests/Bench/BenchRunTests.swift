@@ -1,0 +1,93 @@
+import Foundation
+import OfflineSync
+@testable import offline_sync
+import Testing
+
+/// Runs `bench --quick --json` in-process through the same runner as the command, on the store the command measures
+/// (`BenchCommand.storeFactory`), with the quick sizes divided by 10 again so that a debug build gets through it in
+/// seconds.
+struct BenchRunTests {
+    static let sizes = BenchSizes(divisor: 100)
+
+    /// Every metric WORKLOAD.md names, with its unit. `w4_bare_open_ms` is absent: the stores load every record on
+    /// open, so they have no bare open to report.
+    static let expectedMetrics: [String: String] = [
+        "d0_fsyncs_per_s": "fsyncs/s", "w1_writes_per_s": "writes/s", "w2_writes_per_s": "writes/s",
+        "w3_records_per_s": "records/s", "w4_open_ms": "ms", "w5_query_us": "us", "w6_reads_per_s": "reads/s",
+        "w7_peak_rss_mb": "MiB", "w1_commit_p50_us": "us", "w1_commit_p99_us": "us", "w2_write_p50_us": "us",
+        "w2_write_p99_us": "us", "w5_query_p99_us": "us", "w7_base_rss_mb": "MiB",
+    ]
+
+    private func run(_ arguments: [String], factory: any BenchStoreFactory) async throws -> [String] {
+        var lines: [String] = []
+        let options = try BenchOptions.parse(arguments)
+        let report = BenchReport(json: options.json) { lines.append($0) }
+        let runner = try BenchRunner(
+            options: options, sizes: Self.sizes, factory: factory, report: report,
+            memoryProbe: InProcessMemoryProbe(factory: factory), log: { _ in })
+        try await runner.run()
+        return lines
+    }
+
+    @Test func quickJSONRunEmitsEveryMetricWithItsUnitAndASummary() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-" + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try await run(["--quick", "--json", "--dir", directory.path], factory: BenchCommand.storeFactory)
+        var units: [String: String] = [:]
+        for line in lines.dropLast() {
+            guard case .object(let object) = try JSONValue(parsing: line) else { Issue.record("not an object: \(line)"); continue }
+            #expect(Set(object.keys) == ["workload", "metric", "value", "unit"])
+            guard case .string(let name)? = object["metric"], case .string(let unit)? = object["unit"] else { continue }
+            units[name] = unit
+        }
+        #expect(units == Self.expectedMetrics)
+        let summary = try #require(lines.last)
+        guard case .object(let all) = try JSONValue(parsing: summary) else { Issue.record("no summary"); return }
+        #expect(Set(all.keys) == Set(Self.expectedMetrics.keys))
+        let workloadDirectories = ["d0", "w1", "w2", "w3"].filter {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
+        }
+        #expect(workloadDirectories.isEmpty)
+    }
+
+    @Test func aStoreThatLosesWritesFailsTheRunWithoutItsFigure() async throws {
+        var lines: [String] = []
+        let report = BenchReport(json: true) { lines.append($0) }
+        let factory = ForgetfulStoreFactory()
+        let runner = try BenchRunner(
+            options: try BenchOptions.parse(["--quick", "--json"]), sizes: Self.sizes, factory: factory, report: report,
+            memoryProbe: InProcessMemoryProbe(factory: factory), log: { _ in })
+        await #expect(throws: BenchFailure.self) { try await runner.run() }
+        #expect(report.metrics.map(\.name) == ["d0_fsyncs_per_s"])
+    }
+
+    @Test func jsonSuiteChecksEveryCodecAndReportsBothRates() async throws {
+        let lines = try await run(["--quick", "--json", "--suite", "json"], factory: InMemoryBenchStoreFactory())
+        let names = try lines.dropLast().map { line -> String in
+            guard case .object(let object) = try JSONValue(parsing: line), case .string(let name)? = object["metric"]
+            else { return "" }
+            return name
+        }
+        for codec in ["j1_reader", "j1_serialization", "j1_decoder_value", "j1_decoder_struct", "j2_writer",
+                      "j2_writer_buffer", "j2_serialization", "j2_encoder_value", "j2_encoder_struct"] {
+            #expect(names.contains(codec + "_records_per_s"))
+            #expect(names.contains(codec + "_mb_per_s"))
+        }
+    }
+}
+
+/// A store that accepts every write and keeps none: the bench must refuse to report it.
+private struct ForgetfulStoreFactory: BenchStoreFactory {
+    var name: String { "forgetful" }
+    var persistsAcrossProcesses: Bool { false }
+
+    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+        BenchStore(source: ForgetfulDataSource(), close: {})
+    }
+}
+
+private struct ForgetfulDataSource: SyncContextDataSource {
+    func read(table: String, id: String) async throws -> JSONObject? { nil }
+    func read(_ query: Query) async throws -> QueryResult { QueryResult(items: [], totalCount: query.includeTotalCount ? 0 : nil) }
+    func apply(_ changes: [StoreChange]) async throws {}
+}
