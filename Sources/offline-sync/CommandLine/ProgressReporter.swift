@@ -1,9 +1,13 @@
-/// Shows progress of long work on standard error: a redrawn bar on a terminal, plain lines otherwise.
-struct ProgressReporter: Sendable {
+/// Shows progress of long work on standard error: a redrawn bar on a terminal, plain lines otherwise (at most one
+/// line per tenth of the work). Use one reporter from one task.
+final class ProgressReporter {
     /// What is being done, e.g. `"pull TodoItem"`.
     let label: String
     /// Whether to draw a bar (standard error is a terminal) or print occasional lines.
     let interactive: Bool
+
+    /// The last tenth (0...10) printed in plain mode, or -1.
+    private var lastTenth = -1
 
     init(label: String, interactive: Bool = Terminal.standardErrorIsTerminal) {
         self.label = label
@@ -14,7 +18,8 @@ struct ProgressReporter: Sendable {
     func update(done: Int, total: Int?) {
         if interactive {
             Terminal.write("\r\u{1B}[2K" + line(done: done, total: total), to: 2)
-        } else if done == 0 || isMilestone(done: done, total: total) {
+        } else if let tenth = newTenth(done: done, total: total) {
+            lastTenth = tenth
             Terminal.error(line(done: done, total: total))
         }
     }
@@ -30,7 +35,9 @@ struct ProgressReporter: Sendable {
 
     /// `label [#######.......]  42% (420/1000)` or `label: 420 done`.
     func line(done: Int, total: Int?) -> String {
-        guard let total, total > 0 else { return "\(label): \(done) done" }
+        guard let reported = total, reported > 0 else { return "\(label): \(done) done" }
+        // A pull may receive more records than the server counted (boundary records are fetched again).
+        let total = max(reported, done)
         let fraction = min(max(Double(done) / Double(total), 0), 1)
         let width = 30
         let filled = Int(fraction * Double(width))
@@ -39,10 +46,13 @@ struct ProgressReporter: Sendable {
         return "\(label) [\(bar)] \(percent)% (\(done)/\(total))"
     }
 
-    /// In plain mode, print at every 10% (or every 10,000 when the total is unknown).
-    private func isMilestone(done: Int, total: Int?) -> Bool {
-        guard let total, total > 0 else { return done % 10_000 == 0 }
-        let step = max(total / 10, 1)
-        return done % step == 0
+    /// In plain mode, the tenth of the work reached when it is one not printed yet (every 10,000 when the total is
+    /// unknown); nil otherwise.
+    private func newTenth(done: Int, total: Int?) -> Int? {
+        guard let total, total > 0 else {
+            return done % 10_000 == 0 && done / 10_000 != lastTenth ? done / 10_000 : nil
+        }
+        let tenth = min(done * 10 / total, 10)
+        return tenth > lastTenth ? tenth : nil
     }
 }

@@ -6,24 +6,7 @@ import Testing
 /// lock seen from another process.
 struct JournalCrashProcessTests {
     /// The child's executable in the build products directory, beside the test binary.
-    static let childURL: URL? = {
-        var candidates: [URL] = []
-        #if os(Linux)
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
-        }
-        #endif
-        candidates.append(Bundle.main.bundleURL)
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        return candidates.map { $0.appendingPathComponent("journal-crash-child") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let childURL: URL? = BuiltProducts.executable("journal-crash-child")
 
     /// Runs the child with `arguments`; the caller reads `output` and ends it.
     private func launch(_ arguments: [String]) throws -> (Process, FileHandle) {

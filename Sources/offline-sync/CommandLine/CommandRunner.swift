@@ -1,0 +1,29 @@
+import OfflineSync
+
+/// Runs one subcommand: parses its arguments, answers `--help`, and turns errors into messages and exit codes
+/// (2 for a command line that does not fit, 1 for work that failed).
+enum CommandRunner {
+    static func run(_ spec: CommandSpec, _ body: (ParsedArguments) async throws -> Int32, arguments: [String]) async -> Int32 {
+        do {
+            let parsed = try ParsedArguments(arguments, spec: spec)
+            if parsed.wantsHelp {
+                Terminal.out(spec.help)
+                return 0
+            }
+            return try await body(parsed)
+        } catch let error as UsageError {
+            Terminal.error(error.description)
+            return 2
+        } catch let error as JournalError {
+            if case .locked(let directory) = error {
+                Terminal.error("offline-sync \(spec.name): the store in \(directory) is in use by another process (locked); close it there and try again.")
+            } else {
+                Terminal.error("offline-sync \(spec.name): \(error)")
+            }
+            return 1
+        } catch {
+            Terminal.error("offline-sync \(spec.name): \(error)")
+            return 1
+        }
+    }
+}

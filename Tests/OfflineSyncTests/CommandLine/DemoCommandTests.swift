@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// The README's main command must work: the demo runs end to end in a temporary directory.
+struct DemoCommandTests {
+    @Test func demoRunsEveryStepAndSucceeds() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await ToolProcess.run(["demo", "--dir", directory.path])
+        #expect(outcome.status == 0, "\(outcome.standardOutput)\n\(outcome.standardError)")
+        for step in 1...9 { #expect(outcome.standardOutput.contains("\n\(step). ")) }
+        #expect(outcome.standardOutput.contains("conflict (HTTP 412)"))
+        #expect(outcome.standardOutput.contains("Demo finished: every step succeeded."))
+        // The store the demo leaves behind is sound and holds the five items.
+        let verify = try await ToolProcess.run(["verify", directory.path])
+        #expect(verify.status == 0)
+        let inspect = try await ToolProcess.run(["inspect", directory.path])
+        #expect(inspect.standardOutput.contains("TodoItem: 5"))
+    }
+
+    @Test func demoRefusesANonEmptyDirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: directory.appendingPathComponent("keep.txt"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await ToolProcess.run(["demo", "--dir", directory.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("not empty"))
+    }
+
+    @Test func demoAgainstAnUnreachableServerFailsWithAMessage() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-down-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+        let outcome = try await ToolProcess.run(["demo", "--dir", directory.path, "--url", "http://127.0.0.1:9"])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("failed"), "\(outcome.standardError)")
+    }
+}
