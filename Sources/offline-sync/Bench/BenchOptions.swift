@@ -27,7 +27,7 @@ struct BenchOptions: Sendable, Equatable {
           --quick         10x smaller sizes: a smoke run, not for quoting
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W7 of shared/bench/WORKLOAD.md; json: J1, J2 (JSON codecs)
+          --suite NAME    store (default): D0, W1-W7 of shared/bench/WORKLOAD.md, then S1, S2 (sync); json: J1, J2
         """
 
     /// Parses the arguments after `bench`.
@@ -76,6 +76,8 @@ struct BenchSizes: Sendable, Equatable {
     /// What the full sizes are divided by: 1, or 10 for `--quick` (tests of the bench use more).
     let divisor: Int
     let fsyncs, singleWrites, writers, writesPerWriter, bulkRecords, batchSize, openRepeats, queries, pointReads: Int
+    /// Records S1 pulls, operations S2 pushes.
+    let syncPullRecords, syncPushOperations: Int
     /// Records parsed and written by J1 and J2.
     let jsonRecords: Int
     /// Times each JSON codec runs; the median is reported.
@@ -98,6 +100,8 @@ struct BenchSizes: Sendable, Equatable {
         openRepeats = 5
         queries = 1000 / divisor
         pointReads = 100_000 / divisor
+        syncPullRecords = 100_000 / divisor
+        syncPushOperations = 10_000 / divisor
         jsonRecords = 100_000 / divisor
         jsonRepeats = 3
     }

@@ -49,7 +49,7 @@ struct BenchRunner {
         report.finish()
     }
 
-    /// D0 and W1 to W7, in WORKLOAD.md's order.
+    /// D0 and W1 to W7, in WORKLOAD.md's order, then the sync workloads S1 and S2.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, data under \(root.path)")
         try runDiskReference()
@@ -62,6 +62,8 @@ struct BenchRunner {
         try await runPointReads(store, records)
         try await store.close()
         try await runMemory(directory)
+        try await runSyncPull()
+        try await runSyncPush()
     }
 
     /// J1 and J2.
@@ -100,7 +102,7 @@ struct BenchRunner {
         if ownsRoot {
             try? FileManager.default.removeItem(at: root)
         } else {
-            for name in ["d0", "w1", "w2", "w3"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
+            for name in ["d0", "w1", "w2", "w3", "s1", "s2"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
         }
     }
 }

@@ -16,6 +16,7 @@ struct BenchRunTests {
         "w3_records_per_s": "records/s", "w4_open_ms": "ms", "w5_query_us": "us", "w6_reads_per_s": "reads/s",
         "w7_peak_rss_mb": "MiB", "w1_commit_p50_us": "us", "w1_commit_p99_us": "us", "w2_write_p50_us": "us",
         "w2_write_p99_us": "us", "w5_query_p99_us": "us", "w7_base_rss_mb": "MiB",
+        "s1_pull_records_per_s": "records/s", "s2_push_ops_per_s": "ops/s",
     ]
 
     private func run(_ arguments: [String], factory: any BenchStoreFactory) async throws -> [String] {
@@ -44,7 +45,7 @@ struct BenchRunTests {
         let summary = try #require(lines.last)
         guard case .object(let all) = try JSONValue(parsing: summary) else { Issue.record("no summary"); return }
         #expect(Set(all.keys) == Set(Self.expectedMetrics.keys))
-        let workloadDirectories = ["d0", "w1", "w2", "w3"].filter {
+        let workloadDirectories = ["d0", "w1", "w2", "w3", "s1", "s2"].filter {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
         }
         #expect(workloadDirectories.isEmpty)

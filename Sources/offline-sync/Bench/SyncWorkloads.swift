@@ -1,0 +1,47 @@
+import Foundation
+import OfflineSync
+import OfflineSyncTesting
+
+extension BenchRunner {
+    /// S1, pull: the in-process back end holds records 0..<100,000; one incremental pull (page size 1,000) brings
+    /// them into a fresh `.always` store through `SyncContext`. Timed: the pull. Check: every record is local.
+    func runSyncPull() async throws {
+        let records = BenchmarkRecords.generate(count: sizes.syncPullRecords).map(\.object)
+        let remote = InMemoryRemote(pageSize: 1000)
+        await remote.seed(records, table: BenchmarkRecords.table)
+        let store = try await factory.open(directory: try freshDirectory("s1"), durability: .always)
+        let context = SyncContext(dataSource: store.source, remote: remote)
+        let start = MonotonicClock.now()
+        try await context.table(BenchmarkRecords.table).pull(queryId: "s1", settings: PullSettings(pageSize: 1000))
+        let seconds = MonotonicClock.now() - start
+        try await requireCount(store, records.count, workload: "S1")
+        try await store.close()
+        try report.record("S1", "s1_pull_records_per_s", Double(records.count) / seconds, "records/s")
+    }
+
+    /// S2, push: 10,000 inserts queued offline in a fresh `.always` store (not timed), then one push to the
+    /// in-process back end. Timed: the push. Check: the back end holds every record and nothing stays queued.
+    func runSyncPush() async throws {
+        let records = BenchmarkRecords.generate(count: sizes.syncPushOperations).map(\.object)
+        let remote = InMemoryRemote(pageSize: 1000)
+        let store = try await factory.open(directory: try freshDirectory("s2"), durability: .always)
+        let context = SyncContext(dataSource: store.source, remote: remote)
+        let table = context.table(BenchmarkRecords.table)
+        for record in records {
+            var item = record
+            item["version"] = nil
+            try await table.insert(item)
+        }
+        let start = MonotonicClock.now()
+        let result = try await context.push()
+        let seconds = MonotonicClock.now() - start
+        let onServer = await remote.items(table: BenchmarkRecords.table).count
+        let queued = try await context.pendingOperationCount()
+        try await store.close()
+        guard result.pushed == records.count, onServer == records.count, queued == 0 else {
+            throw BenchFailure.checkFailed(
+                workload: "S2", detail: "pushed \(result.pushed), the back end holds \(onServer), \(queued) still queued; expected \(records.count)")
+        }
+        try report.record("S2", "s2_push_ops_per_s", Double(records.count) / seconds, "ops/s")
+    }
+}
