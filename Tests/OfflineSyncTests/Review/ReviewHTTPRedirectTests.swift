@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+
+/// Review finding: `HTTPRemote` leaves redirects to `URLSession`, which copies every header, the token included,
+/// to whatever origin a `Location` names.
+struct ReviewHTTPRedirectTests {
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [String?] = []
+        func add(_ value: String?) { lock.withLock { values.append(value) } }
+        var all: [String?] { lock.withLock { values } }
+    }
+
+    @Test func aRedirectToAnotherOriginDoesNotCarryTheToken() async throws {
+        let seen = Seen()
+        let foreign = try LoopbackHTTPServer { request in
+            seen.add(request.headers["x-zumo-auth"])
+            return ServerResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array("[]".utf8))
+        }
+        defer { foreign.stop() }
+        let foreignPort = foreign.port
+        let server = try LoopbackHTTPServer { _ in
+            ServerResponse(status: 307, headers: ["Location": "http://127.0.0.1:\(foreignPort)/tables/T"])
+        }
+        defer { server.stop() }
+        let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: .v2, authToken: "secret-token")
+        _ = try? await remote.read(Query(table: "T"))
+        #expect(!seen.all.contains("secret-token"), "the auth token was sent to another origin after a redirect")
+    }
+}
