@@ -62,6 +62,29 @@ struct ReviewJournalTests {
         try await reopened.close()
     }
 
+    /// Whatever depth limit the store chooses, an item it accepts must survive a reopen and a compaction.
+    @Test(arguments: [480, 495, 500, 505, 510])
+    func anAcceptedNestedItemSurvivesReopenAndCompaction(levels: Int) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath)
+        do {
+            try await store.apply([.upsert(table: "T", items: [Self.deepItem(id: "deep", levels: levels)])])
+        } catch {
+            try await store.close()
+            return
+        }
+        try await store.apply(Sample.batch(1))
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(try await reopened.read(table: "T", id: "deep") != nil)
+        try await reopened.compact()
+        try await reopened.close()
+        let again = try await JournalDataSource.open(directory.storePath)
+        #expect(try await again.read(table: "T", id: "deep") != nil)
+        try await again.close()
+    }
+
     /// With `.buffered`, applies to the old journal are not synced. Compaction must sync the old journal before the
     /// manifest names the new one: otherwise a power loss in the window can lose the old journal's tail while the new
     /// journal's header (base sequence) survives, and open then refuses the store as "corrupted" (journal-design.md
