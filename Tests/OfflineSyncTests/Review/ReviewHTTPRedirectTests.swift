@@ -28,4 +28,15 @@ struct ReviewHTTPRedirectTests {
         _ = try? await remote.read(Query(table: "T"))
         #expect(!seen.all.contains("secret-token"), "the auth token was sent to another origin after a redirect")
     }
+
+    @Test func aRedirectWithinTheSameOriginIsStillFollowed() async throws {
+        let server = try LoopbackHTTPServer { request in
+            if request.path == "/tables/T" { return ServerResponse(status: 307, headers: ["Location": "/moved/tables/T"]) }
+            return ServerResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"[{"id":"a"}]"#.utf8))
+        }
+        defer { server.stop() }
+        let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: .v2, authToken: "secret-token")
+        let page = try await remote.read(Query(table: "T"))
+        #expect(page.items.first?["id"] == "a")
+    }
 }
