@@ -94,17 +94,35 @@ public struct TableSet: Sendable {
         if let reason = ItemID.violation(in: id) {
             throw DataSourceError.invalidID(table: table, id: id, reason: reason)
         }
-        for value in item.values where !isStorable(value) {
-            throw DataSourceError.invalidItem(table: table, reason: "item \(id) holds NaN or infinity, which JSON cannot store")
+        if let problem = storageProblem(in: .object(item), depth: 1) {
+            throw DataSourceError.invalidItem(table: table, reason: "item \(id) \(problem)")
         }
     }
 
-    private static func isStorable(_ value: JSONValue) -> Bool {
+    /// The deepest nesting of arrays and objects an item may hold (the item itself is level 1). Stores wrap items
+    /// in a few levels of their own (a journal record), and every reader stops at ``JSONReader/maximumDepth``.
+    public static let maximumItemDepth = JSONReader.maximumDepth - 16
+
+    /// Why `value`, a container at nesting level `depth`, cannot be stored: a number JSON cannot hold, or nesting
+    /// deeper than ``maximumItemDepth``. One walk, no allocation.
+    private static func storageProblem(in value: JSONValue, depth: Int) -> String? {
         switch value {
-        case .double(let number): return number.isFinite
-        case .array(let array): return array.allSatisfy(isStorable)
-        case .object(let object): return object.values.allSatisfy(isStorable)
-        default: return true
+        case .double(let number):
+            return number.isFinite ? nil : "holds NaN or infinity, which JSON cannot store"
+        case .array(let array):
+            if depth > maximumItemDepth { return "nests arrays and objects deeper than \(maximumItemDepth) levels" }
+            for element in array {
+                if let problem = storageProblem(in: element, depth: depth + 1) { return problem }
+            }
+            return nil
+        case .object(let object):
+            if depth > maximumItemDepth { return "nests arrays and objects deeper than \(maximumItemDepth) levels" }
+            for element in object.values {
+                if let problem = storageProblem(in: element, depth: depth + 1) { return problem }
+            }
+            return nil
+        default:
+            return nil
         }
     }
 }

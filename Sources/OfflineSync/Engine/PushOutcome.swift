@@ -58,7 +58,7 @@ enum PushOutcome: Sendable {
     }
 
     /// Turns the handler's resolution of a conflict into the next push step.
-    static func step(for resolution: ConflictResolution, kind: TableOperation.Kind, sent: JSONObject?,
+    static func step(for resolution: ConflictResolution, kind: TableOperation.Kind, itemId: String, sent: JSONObject?,
                      serverItem: JSONObject?, statusCode: Int) -> ConflictStep {
         let serverVersion = SystemProperties.version(of: serverItem)
         switch resolution {
@@ -73,7 +73,15 @@ enum PushOutcome: Sendable {
             return .acceptServer(serverItem)
         case .useClient:
             return resend(kind: kind, item: sent, serverVersion: serverVersion)
-        case .useMerged(let merged):
+        case .useMerged(var merged):
+            if let mergedId = merged["id"] {
+                guard let id = mergedId.stringValue, ItemID.key(id) == ItemID.key(itemId) else {
+                    return .record(message: "The conflict handler's merged item has the id \(mergedId.jsonString()), "
+                        + "not the operation's item id \"\(itemId)\"; nothing was sent.")
+                }
+            } else {
+                merged["id"] = .string(itemId)
+            }
             return resend(kind: kind, item: merged, serverVersion: serverVersion)
         }
     }

@@ -104,6 +104,7 @@ extension SyncContext {
         var kind = operation.kind
         var body = prepared.body
         var deleteVersion = SystemProperties.version(of: body)
+        var lastConflict: (status: Int?, serverItem: JSONObject?) = (nil, nil)
         for _ in 0..<3 {
             let result: Result<JSONObject?, any Error>
             do {
@@ -120,6 +121,7 @@ extension SyncContext {
             if case .failure = result, Task.isCancelled { return .abort(.cancelled, nil) }
             let outcome = PushOutcome.classify(kind: kind, sent: body, result: result)
             guard case .conflict(let serverItem, let status) = outcome else { return outcome }
+            lastConflict = (status, serverItem)
             let resolution: ConflictResolution
             do {
                 let conflict = SyncConflict(operation: operation, localItem: body, serverItem: serverItem, statusCode: status)
@@ -129,7 +131,8 @@ extension SyncContext {
             } catch {
                 return .failed(statusCode: status, message: "The conflict handler failed: \(error)", serverItem: serverItem)
             }
-            switch PushOutcome.step(for: resolution, kind: kind, sent: body, serverItem: serverItem, statusCode: status) {
+            switch PushOutcome.step(for: resolution, kind: kind, itemId: operation.itemId, sent: body, serverItem: serverItem,
+                                    statusCode: status) {
             case .record(let message):
                 return .failed(statusCode: status, message: message, serverItem: serverItem)
             case .acceptServer(let item):
@@ -140,7 +143,8 @@ extension SyncContext {
                 deleteVersion = version
             }
         }
-        return .failed(statusCode: nil, message: "The conflict was still unresolved after three attempts.", serverItem: nil)
+        return .failed(statusCode: lastConflict.status, message: "The conflict was still unresolved after three attempts.",
+                       serverItem: lastConflict.serverItem)
     }
 
     /// Applies the outcome in one `apply`: on success removes the operation and stores the server's item
@@ -166,6 +170,19 @@ extension SyncContext {
                 var changes = queue.removing(operation.id)
                 let newer = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
                     .contains { $0 != operation.id }
+                if newer, let version = serverItem?["version"], !SystemProperties.isDeleted(serverItem) {
+                    // The newer operation was built on this one: it must carry the version this one produced,
+                    // in the local item (updates) and in a delete's snapshot, or it would conflict with itself.
+                    if var local = try await dataSource.read(table: operation.table, id: operation.itemId) {
+                        local["version"] = version
+                        changes.append(.upsert(table: operation.table, items: [local]))
+                    }
+                    for var later in try await queue.operations(table: operation.table, itemId: operation.itemId)
+                    where later.id != operation.id && later.kind == .delete && later.item != nil {
+                        later.item?["version"] = version
+                        changes.append(queue.saving(later))
+                    }
+                }
                 if !newer, var serverItem {
                     if SystemProperties.isDeleted(serverItem) {
                         changes.append(.delete(table: operation.table, ids: [operation.itemId]))

@@ -55,6 +55,9 @@ extension JournalDataSource {
         let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence)
         let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation])
         do {
+            // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,
+            // or a power loss could keep journal g+1 (base sequence) but lose g's tail, which reads as corruption.
+            try fileSystem.sync(journal.file)
             try fileSystem.writeNewFile(path, header)
             try fileSystem.syncDirectory(layout.directory)
             try transitional.write(layout, fileSystem: fileSystem)

@@ -17,7 +17,7 @@ public import Foundation
 /// - Reads never touch the disk.
 /// - `apply` validates the whole batch, writes its record (synced as ``Durability`` says), and only then makes
 ///   the change visible; when it throws, nothing changed and nothing was acknowledged.
-/// - Opening takes an exclusive `flock` on the store's `LOCK` file; a second open of the same directory, from
+/// - Opening takes an exclusive `flock` on the store's `lock` file; a second open of the same directory, from
 ///   this process or another, throws ``JournalError/locked(directory:)``. Releasing the store without
 ///   ``close()`` releases the lock too.
 /// - A torn tail left by a crash is cut off silently on open; a damaged record followed by valid ones makes

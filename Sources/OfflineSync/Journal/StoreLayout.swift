@@ -4,7 +4,7 @@ struct StoreLayout: Sendable {
     let directory: String
 
     /// The lock file, held with `flock` for the store's lifetime.
-    var lockPath: String { directory + "/LOCK" }
+    var lockPath: String { directory + "/lock" }
     /// The manifest naming the current snapshot and journals.
     var manifestPath: String { directory + "/CURRENT" }
     /// Where a new manifest is written before it is renamed over ``manifestPath``.

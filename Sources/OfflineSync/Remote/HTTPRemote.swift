@@ -68,7 +68,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
     }()
 
     /// The base URL, the version and whether a token is set (never the token).
@@ -200,5 +200,16 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return RemoteResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
+    }
+}
+
+/// Follows a redirect only within the original request's origin (scheme, host, port): `URLSession` copies every
+/// header, the token included, to whatever a `Location` names. A refused redirect returns the 3xx answer itself.
+final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        let origin = (task.originalRequest?.url).flatMap(NextLink.origin(of:))
+        let target = request.url.flatMap(NextLink.origin(of:))
+        completionHandler(origin != nil && target == origin ? request : nil)
     }
 }

@@ -61,28 +61,45 @@ struct PushOutcomeTests {
     }
 
     @Test func useClientAfterAnInsertConflictResendsAnUpdateWithTheServerVersion() {
-        let step = PushOutcome.step(for: .useClient, kind: .insert, sent: ["id": "a", "text": "mine"],
+        let step = PushOutcome.step(for: .useClient, kind: .insert, itemId: "a", sent: ["id": "a", "text": "mine"],
                                     serverItem: ["id": "a", "text": "theirs", "version": "v9"], statusCode: 409)
         guard case .resend(.update, let item?, "v9") = step else { Issue.record("expected resend as update"); return }
         #expect(item == ["id": "a", "text": "mine", "version": "v9"])
     }
 
     @Test func useMergedResendsTheMergedItem() {
-        let step = PushOutcome.step(for: .useMerged(["id": "a", "text": "both"]), kind: .update, sent: ["id": "a", "text": "mine", "version": "v1"],
+        let step = PushOutcome.step(for: .useMerged(["id": "a", "text": "both"]), kind: .update, itemId: "a", sent: ["id": "a", "text": "mine", "version": "v1"],
                                     serverItem: ["id": "a", "text": "theirs", "version": "v2"], statusCode: 412)
         guard case .resend(.update, let item?, "v2") = step else { Issue.record("expected resend"); return }
         #expect(item["text"] == "both")
     }
 
     @Test func useServerWithoutServerItemIsRecorded() {
-        guard case .record = PushOutcome.step(for: .useServer, kind: .update, sent: nil, serverItem: nil, statusCode: 412) else {
+        guard case .record = PushOutcome.step(for: .useServer, kind: .update, itemId: "a", sent: nil, serverItem: nil, statusCode: 412) else {
             Issue.record("expected record"); return
         }
     }
 
     @Test func failIsRecorded() {
-        guard case .record = PushOutcome.step(for: .fail, kind: .update, sent: nil, serverItem: ["id": "a"], statusCode: 412) else {
+        guard case .record = PushOutcome.step(for: .fail, kind: .update, itemId: "a", sent: nil, serverItem: ["id": "a"], statusCode: 412) else {
             Issue.record("expected record"); return
         }
+    }
+
+    @Test func useMergedWithAnotherItemsIdIsRecordedNotSent() {
+        let step = PushOutcome.step(for: .useMerged(["id": "b", "text": "both"]), kind: .update, itemId: "a",
+                                    sent: ["id": "a"], serverItem: ["id": "a", "version": "v2"], statusCode: 412)
+        guard case .record(let message) = step else { Issue.record("expected record"); return }
+        #expect(message.contains("\"b\""))
+    }
+
+    @Test func useMergedWithoutAnIdGetsTheOperationsIdAndAnyCasing() {
+        let withoutId = PushOutcome.step(for: .useMerged(["text": "both"]), kind: .update, itemId: "a", sent: ["id": "a"],
+                                         serverItem: ["id": "a", "version": "v2"], statusCode: 412)
+        guard case .resend(.update, let item?, "v2") = withoutId else { Issue.record("expected resend"); return }
+        #expect(item["id"] == "a")
+        let otherCasing = PushOutcome.step(for: .useMerged(["id": "A", "text": "both"]), kind: .update, itemId: "a",
+                                           sent: ["id": "a"], serverItem: ["id": "a", "version": "v2"], statusCode: 412)
+        guard case .resend = otherCasing else { Issue.record("expected resend"); return }
     }
 }

@@ -214,7 +214,11 @@ struct PushTests {
         await remote.failNext(1, with: .server(status: 500, message: "later"), on: .update)
         await suspending.resume()
         await #expect(throws: PushError.self) { try await push.value }
-        #expect(try await fixture.todo.read(id: "a") == ["id": "a", "text": "local"])
+        // The local edit survives; it only gains the version the server gave the first write, so that the
+        // queued update does not conflict with this device's own earlier write.
+        let serverVersion = await remote.item(id: "a", table: "TodoItem")?["version"]
+        #expect(serverVersion != nil)
+        #expect(try await fixture.todo.read(id: "a") == ["id": "a", "text": "local", "version": serverVersion ?? nil])
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -31,7 +31,7 @@ struct JournalCompactionTests {
         #expect(await reopened.statistics().generation == 4)
         try await reopened.close()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
-        #expect(names == ["CURRENT", "LOCK", "journal.4.jsonl", "snapshot.4.json"])
+        #expect(names == ["CURRENT", "journal.4.jsonl", "lock", "snapshot.4.json"])
     }
 
     @Test func emptyStoreCompactsToAValidSnapshot() async throws {
@@ -144,7 +144,7 @@ struct JournalCompactionTests {
         fileSystem.openGate()
         try await store.close()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
-        #expect(names == ["CURRENT", "LOCK", "journal.2.jsonl", "snapshot.2.json"])
+        #expect(names == ["CURRENT", "journal.2.jsonl", "lock", "snapshot.2.json"])
         let reopened = try await JournalDataSource.open(directory.storePath)
         for n in 1...6 { #expect(try await Sample.holds(reopened, batch: n)) }
         #expect(await reopened.statistics().journalRecords == 3)

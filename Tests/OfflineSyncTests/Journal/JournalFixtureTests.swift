@@ -106,7 +106,7 @@ struct JournalFixtureTests {
             let store = try await JournalDataSource.open(path)
             try await body(store)
             try await store.close()
-            try manager.removeItem(atPath: path + "/LOCK")
+            try manager.removeItem(atPath: path + "/lock")
             return path + "/journal.1.jsonl"
         }
         _ = try await store("valid") { store in

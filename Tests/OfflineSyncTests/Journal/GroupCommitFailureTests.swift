@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// Review: group-commit failure propagation (a missing test; passes on main).
-struct ReviewGroupCommitTests {
+/// Group commit when a sync fails: every writer of the failed group gets the error, and only acknowledged batches exist.
+struct GroupCommitFailureTests {
     @Test func aFailedGroupSyncFailsEveryWriterOfThatGroupAndOnlyAcknowledgedBatchesExist() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

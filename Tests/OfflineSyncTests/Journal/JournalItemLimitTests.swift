@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// Review findings on the journal store: each test fails on main at the time of the review.
-struct ReviewJournalTests {
+/// Items at and beyond the nesting limit, and the ordering of syncs when a `.buffered` store compacts.
+struct JournalItemLimitTests {
     /// An item nested deeper than `JSONReader.maximumDepth` passes `TableSet.validate`, so `apply` acknowledges it;
     /// the journal then cannot read its own record back.
     private static func deepItem(id: String, levels: Int = 520) -> JSONObject {

@@ -2,8 +2,8 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Review findings on the sync engine: each test fails on main at the time of the review.
-struct ReviewEngineTests {
+/// Edits made while a push is in flight, and conflicts that outlast the handler's rounds.
+struct InFlightEditTests {
     private func pulledAndEdited(_ fixture: EngineFixture) async throws {
         await fixture.remote.seed([["id": "a", "text": "base"]], table: "TodoItem")
         try await fixture.todo.pull()
@@ -47,5 +47,29 @@ struct ReviewEngineTests {
         await remote.resume()
         await #expect(throws: Never.self) { try await push.value }
         #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "mine, edited again")
+    }
+
+    /// A delete queued while the previous update of the same item is in flight carries the version that update
+    /// produced, so the DELETE's If-Match does not conflict with this device's own write.
+    @Test(arguments: StoreKind.allCases)
+    func aDeleteDuringAnInFlightUpdateDoesNotConflictWithItself(_ kind: StoreKind) async throws {
+        var suspending: SuspendingRemote?
+        let fixture = try await EngineFixture(kind, wrap: { base in
+            let remote = SuspendingRemote(base)
+            suspending = remote
+            return remote
+        })
+        let remote = try #require(suspending)
+        try await pulledAndEdited(fixture)
+        await remote.suspendNext(.update, at: .afterServer)
+        let context = fixture.context
+        let push = Task { try await context.push() }
+        await remote.waitUntilSuspended()
+        let local = try #require(try await fixture.todo.read(id: "a"))
+        try await fixture.todo.delete(local)
+        await remote.resume()
+        await #expect(throws: Never.self) { try await push.value }
+        #expect(await fixture.remote.items(table: "TodoItem").isEmpty, "the delete reached the server")
+        #expect(try await context.pendingOperations().isEmpty)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// Review finding: `HTTPRemote` leaves redirects to `URLSession`, which copies every header, the token included,
-/// to whatever origin a `Location` names.
-struct ReviewHTTPRedirectTests {
+/// Redirects: `URLSession` copies every header, the token included, to whatever origin a `Location` names, so
+/// `HTTPRemote` follows a redirect only within the same origin.
+struct HTTPRedirectTests {
     final class Seen: @unchecked Sendable {
         private let lock = NSLock()
         private var values: [String?] = []
