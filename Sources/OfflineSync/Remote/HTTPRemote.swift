@@ -45,6 +45,10 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// Creates a remote that sends through `session` (to set protocol classes, proxies or timeouts).
+    ///
+    /// `URLSession` follows redirects by copying every header, the token included, to whatever a `Location` names.
+    /// Remotes created without a session refuse redirects to another origin; give your session the same policy with
+    /// `URLSession(configuration: …, delegate: SameOriginRedirectPolicy(), delegateQueue: nil)`.
     public init(baseURL: URL, apiVersion: APIVersion = .v2, authToken: String? = nil, session: URLSession) {
         self.init(baseURL: baseURL, apiVersion: apiVersion, authToken: authToken,
                   configuration: HTTPRemoteConfiguration(), session: session)
@@ -68,7 +72,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
+        return URLSession(configuration: configuration, delegate: SameOriginRedirectPolicy(), delegateQueue: nil)
     }()
 
     /// The base URL, the version and whether a token is set (never the token).
@@ -203,10 +207,19 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 }
 
-/// Follows a redirect only within the original request's origin (scheme, host, port): `URLSession` copies every
-/// header, the token included, to whatever a `Location` names. A refused redirect returns the 3xx answer itself.
-final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+/// A `URLSession` delegate that follows a redirect only within the original request's origin (scheme, host, port).
+///
+/// `URLSession` copies every header, the token included, to whatever a `Location` names, so a redirect to another
+/// host (or from https to http) would hand the token over. A refused redirect returns the 3xx answer itself, which
+/// `HTTPRemote` reports as an error. It holds no state.
+public final class SameOriginRedirectPolicy: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    /// Creates the policy.
+    override public init() {
+        super.init()
+    }
+
+    /// Allows `request` only when it goes to the same origin as the task's original request.
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         let origin = (task.originalRequest?.url).flatMap(NextLink.origin(of:))
         let target = request.url.flatMap(NextLink.origin(of:))
