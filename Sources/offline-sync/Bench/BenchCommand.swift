@@ -36,7 +36,7 @@ enum BenchCommand {
             let report = BenchReport(json: options.json, output: writeStandardOutput)
             let runner = try BenchRunner(
                 options: options, factory: storeFactory, report: report, memoryProbe: ChildProcessMemoryProbe(),
-                log: writeStandardError)
+                log: writeStandardError, progress: ProgressReporter(label: "bench"))
             try await runner.run()
             return 0
         } catch {

@@ -12,6 +12,8 @@ struct BenchRunner {
     let memoryProbe: any MemoryProbe
     /// Progress and diagnostics (standard error in the command).
     let log: (String) -> Void
+    /// A bar over the workloads, advanced only between timed regions; nil in tests.
+    let progress: ProgressReporter?
     /// The directory every workload directory goes in.
     let root: URL
     private let ownsRoot: Bool
@@ -20,7 +22,7 @@ struct BenchRunner {
     /// ones `--quick` selects.
     init(
         options: BenchOptions, sizes: BenchSizes? = nil, factory: any BenchStoreFactory, report: BenchReport,
-        memoryProbe: any MemoryProbe, log: @escaping (String) -> Void
+        memoryProbe: any MemoryProbe, log: @escaping (String) -> Void, progress: ProgressReporter? = nil
     ) throws {
         self.options = options
         self.sizes = sizes ?? BenchSizes(quick: options.quick)
@@ -28,6 +30,7 @@ struct BenchRunner {
         self.report = report
         self.memoryProbe = memoryProbe
         self.log = log
+        self.progress = progress
         if let directory = options.directory {
             root = URL(fileURLWithPath: directory).standardizedFileURL
             ownsRoot = false
@@ -52,18 +55,37 @@ struct BenchRunner {
     /// D0 and W1 to W7, in WORKLOAD.md's order, then the sync workloads S1 and S2.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, data under \(root.path)")
+        let total = 10
+        var done = 0
+        func step(_ name: String) {
+            progress?.label = "bench \(name)"
+            progress?.update(done: done, total: total)
+            done += 1
+        }
+        step("D0 disk fsync rate")
         try runDiskReference()
+        step("W1 durable single writes")
         try await runSingleWrites()
+        step("W2 group commit")
         try await runGroupCommit()
+        step("W3 bulk import")
         let (directory, records) = try await runBulkImport()
+        step("W4 cold open")
         try await runColdOpen(directory, records)
         let store = try await factory.open(directory: directory, durability: .always)
+        step("W5 query")
         try await runQuery(store, records)
+        step("W6 point reads")
         try await runPointReads(store, records)
         try await store.close()
+        step("W7 memory")
         try await runMemory(directory)
+        step("S1 sync pull")
         try await runSyncPull()
+        step("S2 sync push")
         try await runSyncPush()
+        progress?.label = "bench"
+        progress?.finish(done: done, total: total)
     }
 
     /// J1 and J2.

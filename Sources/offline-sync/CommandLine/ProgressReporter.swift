@@ -1,8 +1,8 @@
 /// Shows progress of long work on standard error: a redrawn bar on a terminal, plain lines otherwise (at most one
 /// line per tenth of the work). Use one reporter from one task.
 final class ProgressReporter {
-    /// What is being done, e.g. `"pull TodoItem"`.
-    let label: String
+    /// What is being done, e.g. `"pull TodoItem"`; may change as the work moves on.
+    var label: String
     /// Whether to draw a bar (standard error is a terminal) or print occasional lines.
     let interactive: Bool
 
