@@ -21,8 +21,8 @@ struct CancellationTests {
         var at: SuspendingRemote.Point
         /// How many calls of `method` pass before the one that is cancelled.
         var skipping = 0
-        /// Whether the remote throws once the cancelled call resumes (a URL session), or answers anyway.
-        var remoteThrows: Bool
+        /// What the remote does once the cancelled call resumes.
+        var remote: SuspendingRemote.WhenCancelled
         /// What the pull throws: a `PushError` (`.cancelled`) when the pre-push stops, else `CancellationError`.
         var pushCancelled: Bool
         /// Whether the insert of id1 reached the server.
@@ -35,43 +35,49 @@ struct CancellationTests {
         var tokenStored: Bool
 
         var testDescription: String {
-            "\(method.rawValue) \(at)\(skipping > 0 ? " of call \(skipping + 1)" : "")\(remoteThrows ? ", remote throws" : "")"
+            "\(method.rawValue) \(at)\(skipping > 0 ? " of call \(skipping + 1)" : ""), remote \(remote.rawValue)"
         }
     }
 
     static let points: [Point] = [
         // The remote answers although the task is cancelled: the push finishes its only operation, and the pull
         // stops before its first page is stored.
-        Point(method: .insert, at: .beforeServer, remoteThrows: false, pushCancelled: false, id1OnServer: true,
+        Point(method: .insert, at: .beforeServer, remote: .answers, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .insert, at: .afterServer, remoteThrows: false, pushCancelled: false, id1OnServer: true,
+        Point(method: .insert, at: .afterServer, remote: .answers, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
         // The remote throws: the pre-push stops with .cancelled and the insert stays queued.
-        Point(method: .insert, at: .beforeServer, remoteThrows: true, pushCancelled: true, id1OnServer: false,
+        Point(method: .insert, at: .beforeServer, remote: .throwsCancellationError, pushCancelled: true, id1OnServer: false,
               id1Queued: true, serverRows: [], tokenStored: false),
-        Point(method: .insert, at: .afterServer, remoteThrows: true, pushCancelled: true, id1OnServer: true,
+        Point(method: .insert, at: .afterServer, remote: .throwsCancellationError, pushCancelled: true, id1OnServer: true,
               id1Queued: true, serverRows: [], tokenStored: false),
         // Cancelled during the first page request: nothing of the page is stored.
-        Point(method: .read, at: .beforeServer, remoteThrows: false, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .beforeServer, remote: .answers, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .read, at: .afterServer, remoteThrows: false, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, remote: .answers, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .read, at: .beforeServer, remoteThrows: true, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .beforeServer, remote: .throwsCancellationError, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .read, at: .afterServer, remoteThrows: true, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, remote: .throwsCancellationError, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
         // Cancelled during the second page request: the first page is stored with its token, nothing more.
-        Point(method: .read, at: .afterServer, skipping: 1, remoteThrows: false, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, skipping: 1, remote: .answers, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
-        Point(method: .read, at: .afterServer, skipping: 1, remoteThrows: true, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, skipping: 1, remote: .throwsCancellationError, pushCancelled: false, id1OnServer: true,
               id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
+        // A remote that reports the cancelled call as a network failure: the push still stops as .cancelled,
+        // the pull still throws CancellationError.
+        Point(method: .insert, at: .afterServer, remote: .throwsNetworkError, pushCancelled: true, id1OnServer: true,
+              id1Queued: true, serverRows: [], tokenStored: false),
+        Point(method: .read, at: .afterServer, skipping: 1, remote: .throwsNetworkError, pushCancelled: false,
+              id1OnServer: true, id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
     ]
 
     @Test(arguments: StoreKind.allCases, points)
     func cancellingAPullLeavesExactlyWhatWasFinished(_ kind: StoreKind, _ point: Point) async throws {
         let remote = InMemoryRemote(pageSize: 2)
         await remote.freezeClock(at: try #require(Timestamp.date(from: Self.instant)))
-        let suspending = SuspendingRemote(remote, throwsWhenCancelled: point.remoteThrows)
+        let suspending = SuspendingRemote(remote, whenCancelled: point.remote)
         let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
         await remote.seed([["id": "id2", "text": "server"], ["id": "id3", "text": "server"]], table: "TodoItem")
         try await fixture.todo.insert(["id": "id1", "text": "local"])

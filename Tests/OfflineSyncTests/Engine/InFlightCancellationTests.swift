@@ -5,12 +5,15 @@ import OfflineSyncTesting
 /// Cancelling a push while one of its requests is in flight (model-system.md §12.4 "push cancellation"):
 /// the exact queue, store and server state for each moment the cancellation can hit.
 struct InFlightCancellationTests {
-    /// A context whose remote parks the first insert at `point` and then honours the cancellation, as a URL
-    /// session does; `a` and `b` are queued inserts.
-    private func pushParked(_ kind: StoreKind, at point: SuspendingRemote.Point)
+    /// The ways a remote reports a cancelled request.
+    static let failures: [SuspendingRemote.WhenCancelled] = [.throwsCancellationError, .throwsNetworkError]
+
+    /// A context whose remote parks the first insert at `point` and then fails the cancelled call as
+    /// `failure` says; `a` and `b` are queued inserts.
+    private func pushParked(_ kind: StoreKind, at point: SuspendingRemote.Point, failure: SuspendingRemote.WhenCancelled)
         async throws -> (EngineFixture, Task<PushResult, any Error>) {
         let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote, throwsWhenCancelled: true)
+        let suspending = SuspendingRemote(remote, whenCancelled: failure)
         let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
@@ -22,9 +25,9 @@ struct InFlightCancellationTests {
         return (fixture, push)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func cancellingARequestBeforeTheServerAppliedItKeepsTheOperationAsItWas(_ kind: StoreKind) async throws {
-        let (fixture, push) = try await pushParked(kind, at: .beforeServer)
+    @Test(arguments: StoreKind.allCases, failures)
+    func cancellingARequestBeforeTheServerAppliedItKeepsTheOperationAsItWas(_ kind: StoreKind, _ failure: SuspendingRemote.WhenCancelled) async throws {
+        let (fixture, push) = try await pushParked(kind, at: .beforeServer, failure: failure)
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.errors.isEmpty == true)
@@ -41,9 +44,9 @@ struct InFlightCancellationTests {
         #expect(try await fixture.operations().isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func cancellingARequestAfterTheServerAppliedItKeepsTheOperationAndTheResendCountsAsSuccess(_ kind: StoreKind) async throws {
-        let (fixture, push) = try await pushParked(kind, at: .afterServer)
+    @Test(arguments: StoreKind.allCases, failures)
+    func cancellingARequestAfterTheServerAppliedItKeepsTheOperationAndTheResendCountsAsSuccess(_ kind: StoreKind, _ failure: SuspendingRemote.WhenCancelled) async throws {
+        let (fixture, push) = try await pushParked(kind, at: .afterServer, failure: failure)
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.errors.isEmpty == true)

@@ -8,18 +8,26 @@ actor SuspendingRemote: SyncRemote {
     enum Point: Sendable { case beforeServer, afterServer }
 
     let base: any SyncRemote
-    /// When set, a parked call of a cancelled task throws `CancellationError` once resumed, as a URL session
-    /// does: parked before the server, the request never arrives; after it, the server applied it but the
-    /// answer is lost.
-    let throwsWhenCancelled: Bool
+    /// What a parked call of a cancelled task does once resumed.
+    enum WhenCancelled: String, Sendable {
+        /// Goes on as if nothing happened (a transport that ignores cancellation).
+        case answers
+        /// Throws `CancellationError`, as `HTTPRemote` does: parked before the server, the request never
+        /// arrives; after it, the server applied it but the answer is lost.
+        case throwsCancellationError
+        /// Throws `RemoteError.network`, as a transport that reports a cancelled request as a failure.
+        case throwsNetworkError
+    }
+
+    let whenCancelled: WhenCancelled
     private var armed: [(method: RemoteMethod, point: Point, skipping: Int)] = []
     private var parked: CheckedContinuation<Void, Never>?
     private var arrivalWaiters: [CheckedContinuation<Void, Never>] = []
     private var isParked = false
 
-    init(_ base: any SyncRemote, throwsWhenCancelled: Bool = false) {
+    init(_ base: any SyncRemote, whenCancelled: WhenCancelled = .answers) {
         self.base = base
-        self.throwsWhenCancelled = throwsWhenCancelled
+        self.whenCancelled = whenCancelled
     }
 
     /// Parks the next call of `method` at `point`, after letting `skipping` such calls through.
@@ -53,7 +61,12 @@ actor SuspendingRemote: SyncRemote {
             for waiter in arrivalWaiters { waiter.resume() }
             arrivalWaiters.removeAll()
         }
-        if throwsWhenCancelled { try Task.checkCancellation() }
+        guard Task.isCancelled else { return }
+        switch whenCancelled {
+        case .answers: return
+        case .throwsCancellationError: throw CancellationError()
+        case .throwsNetworkError: throw RemoteError.network("The request was cancelled.")
+        }
     }
 
     func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
