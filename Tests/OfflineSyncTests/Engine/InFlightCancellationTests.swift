@@ -86,4 +86,30 @@ struct InFlightCancellationTests {
         #expect(try await fixture.todo.read(id: "a") == (await remote.item(id: "a", table: "TodoItem")))
         #expect(try await fixture.todo.read(id: "b") == ["id": "b", "text": "local"])
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aServerErrorArrivingAfterTheCancellationCountsAsCancellationAndRecordsNothing(_ kind: StoreKind) async throws {
+        // Reference §12.4 with a 500 answer: no "server" row at any point. Here the failed answer of a cancelled
+        // request is not recorded as an operation error: the push stops as cancelled, and the next push retries.
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        try await fixture.todo.insert(["id": "a", "text": "local"])
+        try await fixture.todo.insert(["id": "b", "text": "local"])
+        await remote.failNext(1, with: .server(status: 500, message: "boom"))
+        await suspending.suspendNext(.insert, at: .beforeServer)
+        let push = Task { try await fixture.context.push() }
+        await suspending.waitUntilSuspended()
+        push.cancel()
+        await suspending.resume()
+        let error = await #expect(throws: PushError.self) { try await push.value }
+        #expect(error?.reason == .cancelled)
+        #expect(error?.errors.isEmpty == true)
+        #expect(await remote.requests == ["POST TodoItem/a"])
+        #expect(await remote.items(table: "TodoItem").isEmpty)
+        #expect(try await fixture.operations().map(\.id) == [1, 2])
+        #expect(try await fixture.context.operationErrors().isEmpty)
+        #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]])
+        #expect(try await fixture.context.push().pushed == 2)
+    }
 }

@@ -183,4 +183,5 @@ struct PullTests {
         // Two requests: the page, then the empty page from the new token.
         #expect(await remote.queries.map(\.skip) == [0, 0])
     }
+
 }

@@ -94,4 +94,29 @@ struct StaleResolutionTests {
             #expect(try await snapshot(fixture) == expectedState, "\(method)")
         }
     }
+
+    @Test(arguments: StoreKind.allCases, Method.allCases)
+    func resolvingAnErrorWhoseOperationIsBeingResentThrowsOperationInFlight(_ kind: StoreKind, _ method: Method) async throws {
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        try await fixture.todo.insert(["id": "ABC", "text": "initial value"])
+        await remote.failNext(1, with: .server(status: 500, message: "boom"))
+        let pushError = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let error = try #require(pushError?.errors.first)
+        await suspending.suspendNext(.insert, at: .beforeServer)
+        let push = Task { try await fixture.context.push() }
+        await suspending.waitUntilSuspended()
+        // The next push cleared the error rows and is resending the operation.
+        let before = try await snapshot(fixture)
+        #expect(before == Snapshot(operations: ["1 insert ABC r0"], errors: [], row: ["id": "ABC", "text": "initial value"]))
+        await #expect(throws: SyncError.operationInFlight(operationId: 1, table: "TodoItem", itemId: "ABC")) {
+            try await method.call(fixture.context, error)
+        }
+        #expect(try await snapshot(fixture) == before)
+        await suspending.resume()
+        #expect(try await push.value.pushed == 1)
+        #expect(try await fixture.operations().isEmpty)
+        #expect(await remote.item(id: "ABC", table: "TodoItem")?["text"] == "initial value")
+    }
 }
