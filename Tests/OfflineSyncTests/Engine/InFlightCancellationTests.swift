@@ -112,4 +112,41 @@ struct InFlightCancellationTests {
         #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]])
         #expect(try await fixture.context.push().pushed == 2)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCancelledPushCarriesTheErrorsOfTheOperationsTriedBefore(_ kind: StoreKind) async throws {
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote, whenCancelled: .throwsCancellationError)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        try await fixture.todo.insert(["id": "a"])
+        try await fixture.todo.insert(["id": "b"])
+        await remote.failNext(1, with: .server(status: 500, message: "boom"))
+        await suspending.suspendNext(.insert, at: .beforeServer, skipping: 1)
+        let push = Task { try await fixture.context.push() }
+        await suspending.waitUntilSuspended()
+        push.cancel()
+        await suspending.resume()
+        let error = await #expect(throws: PushError.self) { try await push.value }
+        #expect(error?.reason == .cancelled)
+        #expect(error?.errors.map { "\($0.operation.id) \($0.statusCode ?? 0)" } == ["1 500"])
+        #expect(try await fixture.context.operationErrors().map(\.operation.id) == [1])
+        #expect(try await fixture.operations().map(\.id) == [1, 2])
+        #expect(await remote.requests == ["POST TodoItem/a"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUnauthorizedPushCarriesTheErrorsOfTheOperationsTriedBefore(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        try await fixture.todo.insert(["id": "a"])
+        try await fixture.todo.insert(["id": "b"])
+        try await fixture.todo.insert(["id": "c"])
+        await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
+        await fixture.remote.failNext(1, with: .unauthorized)
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        #expect(error?.reason == .unauthorized)
+        #expect(error?.errors.map { "\($0.operation.id) \($0.statusCode ?? 0)" } == ["1 500"])
+        #expect(try await fixture.context.operationErrors().map(\.operation.id) == [1])
+        #expect(try await fixture.operations().map(\.id) == [1, 2, 3])
+        #expect(await fixture.remote.requests == ["POST TodoItem/a", "POST TodoItem/b"])
+    }
 }
