@@ -184,4 +184,28 @@ struct PullTests {
         #expect(await remote.queries.map(\.skip) == [0, 0])
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func anUpdateDuringThePullOfAPrePushedInsertKeepsTheLocalEditAndItsOperation(_ kind: StoreKind) async throws {
+        // Reference §12.7: the pending insert of "one" is pushed first; an update of "one" made while the first
+        // page is on its way makes the pulled "one" skipped, and exactly that update stays pending.
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        await remote.seed([["id": "two", "text": "server"]], table: "TodoItem")
+        try await fixture.todo.insert(["id": "one", "text": "local"])
+        await suspending.suspendNext(.read, at: .afterServer)
+        let pull = Task { try await fixture.todo.pull(queryId: "q") }
+        await suspending.waitUntilSuspended()
+        var edited = try #require(try await fixture.todo.read(id: "one"))
+        #expect(edited["version"] != nil)
+        edited["text"] = "edited during the pull"
+        try await fixture.todo.update(edited)
+        await suspending.resume()
+        try await pull.value
+        #expect(await remote.requests.first == "POST TodoItem/one")
+        #expect(await remote.requests.dropFirst().allSatisfy { $0 == "GET TodoItem" })
+        #expect(try await fixture.todo.read(id: "one") == edited)
+        #expect(try await fixture.todo.read(id: "two") == (await remote.item(id: "two", table: "TodoItem")))
+        #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId)" } == ["2 update one"])
+    }
 }
