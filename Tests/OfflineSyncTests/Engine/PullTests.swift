@@ -162,16 +162,19 @@ struct PullTests {
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aPageRecordWithAnInvalidIdIsSkippedAndTheRestOfThePageIsStoredWithItsToken(_ kind: StoreKind) async throws {
+    func aPageRecordWithAnInvalidIdOrUnstorableContentIsSkippedAndTheRestOfThePageIsStoredWithItsToken(_ kind: StoreKind) async throws {
         // The engine never half-applies a page: it drops the records it cannot store (an id breaking the id
-        // rules, or none) and writes the others together with the page's token in one apply. The token is the
-        // page's greatest updatedAt, also when that record is one of the dropped ones.
+        // rules, or content nested too deep for a store) and writes the others together with the page's token
+        // in one apply. The token is the page's greatest updatedAt, also when that record is a dropped one.
         let store = try await kind.makeStore()
+        var deep = JSONValue.int(1)
+        for _ in 0..<TableSet.maximumItemDepth { deep = .array([deep]) }
         let page: [JSONObject] = [
             ["id": "a", "text": "ok", "updatedAt": "2026-01-01T00:00:00.000Z"],
             ["id": "bad/id", "text": "dropped", "updatedAt": "2026-01-03T00:00:00.000Z"],
             ["id": 7, "text": "dropped", "updatedAt": "2026-01-02T00:00:00.000Z"],
             ["id": "b", "text": "ok", "updatedAt": "2026-01-02T00:00:00.000Z"],
+            ["id": "deep", "text": "dropped", "nested": deep, "updatedAt": "2026-01-01T00:00:00.000Z"],
         ]
         let remote = CannedRemote(pages: [page])
         let context = SyncContext(dataSource: store.dataSource, remote: remote)
