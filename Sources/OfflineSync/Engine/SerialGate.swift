@@ -4,6 +4,9 @@ actor SerialGate {
     private var isLocked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
+    /// How many callers are queued behind the holder (lets tests prove that a caller waits, without timing).
+    var waitingCount: Int { waiters.count }
+
     /// Waits until the gate is free, then holds it.
     func lock() async {
         if isLocked {

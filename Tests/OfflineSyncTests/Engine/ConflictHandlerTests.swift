@@ -104,4 +104,53 @@ struct ConflictHandlerTests {
         #expect(error?.errors.count == 1)
         #expect(await fixture.remote.requests.filter { $0.hasPrefix("PATCH") }.count == 3)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func useServerOnADeleteConflictDropsTheDeleteAndRestoresTheServerItem(_ kind: StoreKind) async throws {
+        let handler = FixedResolution(.useServer)
+        let fixture = try await EngineFixture(kind, handler: handler)
+        await fixture.remote.seed([["id": "a", "text": "base"]], table: "TodoItem")
+        try await fixture.todo.pull()
+        let local = try #require(try await fixture.todo.read(id: "a"))
+        let changed = try #require(await fixture.remote.serverUpdate(id: "a", table: "TodoItem", fields: ["text": "changed"]))
+        try await fixture.todo.delete(local)
+        await fixture.remote.clearRequests()
+        #expect(try await fixture.context.push().pushed == 1)
+        // One DELETE (answered 412); the handler saw the delete's snapshot; nothing was resent.
+        #expect(await fixture.remote.requests == ["DELETE TodoItem/a"])
+        let conflicts = await handler.conflicts
+        #expect(conflicts.map(\.operation.kind) == [.delete])
+        #expect(conflicts.first?.localItem == local)
+        #expect(conflicts.first?.serverItem == changed)
+        // The server keeps its row, and the local table gets it back.
+        #expect(await fixture.remote.item(id: "a", table: "TodoItem") == changed)
+        #expect(try await fixture.todo.read(id: "a") == changed)
+        #expect(try await fixture.operations().isEmpty)
+        #expect(try await fixture.context.operationErrors().isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func useMergedWithAnotherItemsIdIsRecordedAsAnErrorAndNothingIsSent(_ kind: StoreKind) async throws {
+        let handler = FixedResolution(.useMerged(["id": "b", "text": "merged"]))
+        let fixture = try await conflictingUpdate(kind, handler: handler)
+        await fixture.remote.clearRequests()
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        #expect(error?.reason == .operationErrors)
+        let failure = try #require(error?.errors.first)
+        #expect(error?.errors.count == 1)
+        #expect(failure.operation.itemId == "a" && failure.operation.kind == .update)
+        #expect(failure.statusCode == 412)
+        #expect(failure.serverItem?["text"] == "theirs")
+        #expect(failure.message.contains("\"b\"") && failure.message.contains("nothing was sent"))
+        // Only the first PATCH went out: the merged item was neither sent for `a` nor for `b`.
+        #expect(await fixture.remote.requests == ["PATCH TodoItem/a"])
+        #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "theirs")
+        #expect(await fixture.remote.item(id: "b", table: "TodoItem") == nil)
+        #expect(await handler.conflicts.count == 1)
+        // The operation stays queued with the local item; the error is recorded.
+        #expect(try await fixture.operations().map(\.itemId) == ["a"])
+        #expect(try await fixture.todo.read(id: "a")?["text"] == "mine")
+        #expect(try await fixture.todo.read(id: "b") == nil)
+        #expect(try await fixture.context.operationErrors().map(\.message) == [failure.message])
+    }
 }

@@ -135,4 +135,80 @@ struct PullTests {
         await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await #expect(throws: RemoteError.self) { try await fixture.todo.pull() }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func a401DuringThePrePushFailsThePullAsUnauthorizedAndKeepsEverythingQueued(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "s", "text": "server"]], table: "TodoItem")
+        try await fixture.todo.insert(["id": "a", "text": "local"])
+        try await fixture.todo.insert(["id": "b", "text": "local"])
+        await fixture.remote.failNext(1, with: .unauthorized)
+        let error = await #expect(throws: PushError.self) { try await fixture.todo.pull(queryId: "q") }
+        #expect(error?.reason == .unauthorized)
+        #expect(error?.errors.isEmpty == true)
+        if case .unauthorized? = error?.underlying {} else { Issue.record("underlying is \(String(describing: error?.underlying))") }
+        // One POST, refused; no page was requested, nothing was stored, no error row, no token.
+        #expect(await fixture.remote.requests == ["POST TodoItem/a"])
+        #expect(await fixture.remote.items(table: "TodoItem").map(\.["id"]) == ["s"])
+        #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId) r\($0.revision)" }
+                == ["1 insert a r0", "2 insert b r0"])
+        #expect(try await fixture.context.operationErrors().isEmpty)
+        #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]])
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource) == nil)
+        // Signed in again, the same pull pushes both and pulls everything.
+        try await fixture.todo.pull(queryId: "q")
+        #expect(try await fixture.operations().isEmpty)
+        #expect(try await fixture.rows("TodoItem") == (await fixture.remote.items(table: "TodoItem")))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPageRecordWithAnInvalidIdOrUnstorableContentIsSkippedAndTheRestOfThePageIsStoredWithItsToken(_ kind: StoreKind) async throws {
+        // The engine never half-applies a page: it drops the records it cannot store (an id breaking the id
+        // rules, or content nested too deep for a store) and writes the others together with the page's token
+        // in one apply. The token is the page's greatest updatedAt, also when that record is a dropped one.
+        let store = try await kind.makeStore()
+        var deep = JSONValue.int(1)
+        for _ in 0..<TableSet.maximumItemDepth { deep = .array([deep]) }
+        let page: [JSONObject] = [
+            ["id": "a", "text": "ok", "updatedAt": "2026-01-01T00:00:00.000Z"],
+            ["id": "bad/id", "text": "dropped", "updatedAt": "2026-01-03T00:00:00.000Z"],
+            ["id": 7, "text": "dropped", "updatedAt": "2026-01-02T00:00:00.000Z"],
+            ["id": "b", "text": "ok", "updatedAt": "2026-01-02T00:00:00.000Z"],
+            ["id": "deep", "text": "dropped", "nested": deep, "updatedAt": "2026-01-01T00:00:00.000Z"],
+        ]
+        let remote = CannedRemote(pages: [page])
+        let context = SyncContext(dataSource: store.dataSource, remote: remote)
+        try await context.table("TodoItem").pull(queryId: "q")
+        let rows = try await store.dataSource.read(Query(table: "TodoItem", orderBy: [.ascending("id")])).items
+        #expect(rows == [page[0], page[3]])
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: store.dataSource)
+                == Timestamp.milliseconds(from: "2026-01-03T00:00:00.000Z"))
+        // Two requests: the page, then the empty page from the new token.
+        #expect(await remote.queries.map(\.skip) == [0, 0])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUpdateDuringThePullOfAPrePushedInsertKeepsTheLocalEditAndItsOperation(_ kind: StoreKind) async throws {
+        // Reference §12.7: the pending insert of "one" is pushed first; an update of "one" made while the first
+        // page is on its way makes the pulled "one" skipped, and exactly that update stays pending.
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        await remote.seed([["id": "two", "text": "server"]], table: "TodoItem")
+        try await fixture.todo.insert(["id": "one", "text": "local"])
+        await suspending.suspendNext(.read, at: .afterServer)
+        let pull = Task { try await fixture.todo.pull(queryId: "q") }
+        await suspending.waitUntilSuspended()
+        var edited = try #require(try await fixture.todo.read(id: "one"))
+        #expect(edited["version"] != nil)
+        edited["text"] = "edited during the pull"
+        try await fixture.todo.update(edited)
+        await suspending.resume()
+        try await pull.value
+        #expect(await remote.requests.first == "POST TodoItem/one")
+        #expect(await remote.requests.dropFirst().allSatisfy { $0 == "GET TodoItem" })
+        #expect(try await fixture.todo.read(id: "one") == edited)
+        #expect(try await fixture.todo.read(id: "two") == (await remote.item(id: "two", table: "TodoItem")))
+        #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId)" } == ["2 update one"])
+    }
 }

@@ -243,7 +243,7 @@ struct PushTests {
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aCancelledRequestLeavesTheOperationQueued(_ kind: StoreKind) async throws {
+    func aPushOfACancelledTaskSendsNothingAndLeavesTheOperationQueued(_ kind: StoreKind) async throws {
         let fixture = try await EngineFixture(kind)
         try await fixture.todo.insert(["id": "a"])
         let push = Task {
@@ -252,7 +252,9 @@ struct PushTests {
         }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
-        #expect(try await fixture.operations().count == 1)
+        #expect(error?.errors.isEmpty == true)
+        #expect(try await fixture.operations().map { [$0.id, $0.revision] } == [[1, 0]])
+        #expect(try await fixture.context.operationErrors().isEmpty)
         #expect(await fixture.remote.requests.isEmpty)
     }
 
@@ -265,14 +267,23 @@ struct PushTests {
         await suspending.suspendNext(.insert, at: .beforeServer)
         let push = Task { try await fixture.context.push() }
         await suspending.waitUntilSuspended()
+        // The push holds the sync gate, parked inside its request. Run the pull until it either queues behind
+        // the gate (right) or reaches the remote (serialisation broken): whichever happens first ends the wait.
         let pull = Task { try await fixture.context.table("Other").pull() }
-        // Let the pull task reach the gate; it must not send anything while the push holds it.
-        for _ in 0..<20 { await Task.yield() }
+        let gate = await fixture.context.syncGate
+        var rounds = 0
+        while await gate.waitingCount == 0, await remote.requests.isEmpty {
+            rounds += 1
+            try #require(rounds < 1_000_000, "the pull neither queued at the gate nor reached the remote")
+            await Task.yield()
+        }
         #expect(await remote.requests.isEmpty)
+        #expect(await gate.waitingCount == 1)
         await suspending.resume()
-        _ = try await push.value
+        #expect(try await push.value.pushed == 1)
         try await pull.value
-        #expect(await remote.requests == ["POST TodoItem/a", "GET Other", ])
+        #expect(await remote.requests == ["POST TodoItem/a", "GET Other"])
+        #expect(await gate.waitingCount == 0)
     }
 }
 
