@@ -24,11 +24,10 @@ struct InFlightEditTests {
         #expect(recorded.serverItem?["text"] == "theirs")
     }
 
-    /// An edit made while the previous update of the same item is in flight is queued as a new operation (right),
-    /// but the server's answer to the first one is dropped entirely, version included, so the second PATCH carries
-    /// the stale `If-Match` and conflicts with the device's own earlier write.
-    @Test(arguments: StoreKind.allCases)
-    func anEditDuringAnInFlightUpdateDoesNotConflictWithItself(_ kind: StoreKind) async throws {
+    /// Pulls and edits item "a", starts a push that parks after the server applied the update, runs `edit` while
+    /// it is parked, then lets the push finish; returns the push's outcome.
+    private func pushWithEditInFlight(_ kind: StoreKind, edit: @Sendable (EngineFixture) async throws -> Void)
+        async throws -> (EngineFixture, Result<PushResult, any Error>) {
         var suspending: SuspendingRemote?
         let fixture = try await EngineFixture(kind, wrap: { base in
             let remote = SuspendingRemote(base)
@@ -41,11 +40,22 @@ struct InFlightEditTests {
         let context = fixture.context
         let push = Task { try await context.push() }
         await remote.waitUntilSuspended()
-        var local = try #require(try await fixture.todo.read(id: "a"))
-        local["text"] = "mine, edited again"
-        try await fixture.todo.update(local)
+        try await edit(fixture)
         await remote.resume()
-        await #expect(throws: Never.self) { try await push.value }
+        return (fixture, await push.result)
+    }
+
+    /// An edit made while the previous update of the same item is in flight is queued as a new operation (right),
+    /// but the server's answer to the first one is dropped entirely, version included, so the second PATCH carries
+    /// the stale `If-Match` and conflicts with the device's own earlier write.
+    @Test(arguments: StoreKind.allCases)
+    func anEditDuringAnInFlightUpdateDoesNotConflictWithItself(_ kind: StoreKind) async throws {
+        let (fixture, outcome) = try await pushWithEditInFlight(kind) { fixture in
+            var local = try #require(try await fixture.todo.read(id: "a"))
+            local["text"] = "mine, edited again"
+            try await fixture.todo.update(local)
+        }
+        #expect(throws: Never.self) { try outcome.get() }
         #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "mine, edited again")
     }
 
@@ -53,23 +63,11 @@ struct InFlightEditTests {
     /// produced, so the DELETE's If-Match does not conflict with this device's own write.
     @Test(arguments: StoreKind.allCases)
     func aDeleteDuringAnInFlightUpdateDoesNotConflictWithItself(_ kind: StoreKind) async throws {
-        var suspending: SuspendingRemote?
-        let fixture = try await EngineFixture(kind, wrap: { base in
-            let remote = SuspendingRemote(base)
-            suspending = remote
-            return remote
-        })
-        let remote = try #require(suspending)
-        try await pulledAndEdited(fixture)
-        await remote.suspendNext(.update, at: .afterServer)
-        let context = fixture.context
-        let push = Task { try await context.push() }
-        await remote.waitUntilSuspended()
-        let local = try #require(try await fixture.todo.read(id: "a"))
-        try await fixture.todo.delete(local)
-        await remote.resume()
-        await #expect(throws: Never.self) { try await push.value }
+        let (fixture, outcome) = try await pushWithEditInFlight(kind) { fixture in
+            try await fixture.todo.delete(try #require(try await fixture.todo.read(id: "a")))
+        }
+        #expect(throws: Never.self) { try outcome.get() }
         #expect(await fixture.remote.items(table: "TodoItem").isEmpty, "the delete reached the server")
-        #expect(try await context.pendingOperations().isEmpty)
+        #expect(try await fixture.context.pendingOperations().isEmpty)
     }
 }
