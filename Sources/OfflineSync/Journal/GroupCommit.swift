@@ -34,19 +34,14 @@ extension JournalDataSource {
 
     /// Writes queued batches, one group per write and sync, until the queue is empty.
     func flushPendingCommits() async {
-        var yielded = false
+        var expected = 0
+        var lastWrite = Duration.zero
         while !holdsFlushes {
-            if pendingCommits.isEmpty {
-                // Writers resumed by the last sync usually apply again at once: give them one turn to queue,
-                // so that they share the next sync instead of splitting into two half groups.
-                if yielded { break }
-                yielded = true
-                await Task.yield()
-                continue
-            }
-            yielded = false
+            await gatherGroup(expecting: expected, lastWrite: lastWrite)
+            if holdsFlushes || pendingCommits.isEmpty { break }
             let group = pendingCommits
             pendingCommits = []
+            expected = group.count
             if let failure {
                 for commit in group { commit.continuation.resume(throwing: failure) }
                 continue
@@ -58,7 +53,9 @@ extension JournalDataSource {
                 sequence += 1
                 JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, payload: commit.payload, into: &buffer)
             }
+            let started = ContinuousClock.now
             let outcome = await Self.appendInBackground(buffer, to: journal.file, at: journalSize, fileSystem: fileSystem)
+            lastWrite = ContinuousClock.now - started
             do {
                 try record(outcome)
                 journalSize += Int64(buffer.count)
@@ -73,5 +70,20 @@ extension JournalDataSource {
         }
         isFlushing = false
         notifyIdle()
+    }
+
+    /// Commit delay: the writers resumed by the last sync usually apply again at once, so before taking the next
+    /// group, wait until as many batches are queued as the last group carried (at least one), giving the actor's
+    /// turn away meanwhile. The wait is bounded by half the last write's duration (and at least two turns), so a
+    /// lone writer is never delayed and a shrinking crowd is delayed by less than a sync.
+    private func gatherGroup(expecting expected: Int, lastWrite: Duration) async {
+        let wanted = max(expected, 1)
+        if pendingCommits.count >= wanted { return }
+        let deadline = ContinuousClock.now + min(lastWrite / 2, .milliseconds(2))
+        var turns = 0
+        repeat {
+            await Task.yield()
+            turns += 1
+        } while !holdsFlushes && pendingCommits.count < wanted && (turns < 2 || ContinuousClock.now < deadline)
     }
 }
