@@ -29,10 +29,10 @@ enum SnapshotReader {
             do throws(JournalError) { return .success(try structure(raw, path: path)) } catch { return .failure(error) }
         }
         var (contents, layout) = try result.get()
-        let parsed = await ParallelLines.map(layout.itemLines, of: bytes) { line -> KeyedItem? in
+        let parsed = await ParallelLines.map(layout.itemLines, of: bytes, state: { JSONObjectShape?.none }) { shape, line -> KeyedItem? in
             let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
-            guard case .success(.object(let item)) = JSONReader.result(UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self))
-            else { return nil }
+            let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
+            guard case .success(.object(let item)) = JSONReader.result(text, shape: &shape) else { return nil }
             return KeyedItem(item)
         }
         if let bad = parsed.firstIndex(where: { $0 == nil }) {
