@@ -21,6 +21,7 @@ extension JournalDataSource {
         try checkSize(payload)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             pendingCommits.append(PendingCommit(changes: resolved, payload: payload, continuation: continuation))
+            if pendingCommits.count >= groupWanted { endGroupWait(groupWait) }
             startFlushing()
         }
     }
@@ -73,17 +74,32 @@ extension JournalDataSource {
     }
 
     /// Commit delay: the writers resumed by the last sync usually apply again at once, so before taking the next
-    /// group, wait until as many batches are queued as the last group carried (at least one), giving the actor's
-    /// turn away meanwhile. The wait is bounded by half the last write's duration (and at least two turns), so a
-    /// lone writer is never delayed and a shrinking crowd is delayed by less than a sync.
+    /// group, wait until as many batches are queued as the last group carried (at least one). The loop gives the
+    /// actor's turn away once, then suspends until an apply fills the group or a timer ends the wait: half the
+    /// last write's duration (at most 2 ms), so a lone writer is never delayed and a shrinking crowd is delayed by
+    /// less than a sync.
     private func gatherGroup(expecting expected: Int, lastWrite: Duration) async {
         let wanted = max(expected, 1)
         if pendingCommits.count >= wanted { return }
-        let deadline = ContinuousClock.now + min(lastWrite / 2, .milliseconds(2))
-        var turns = 0
-        repeat {
-            await Task.yield()
-            turns += 1
-        } while !holdsFlushes && pendingCommits.count < wanted && (turns < 2 || ContinuousClock.now < deadline)
+        await Task.yield()
+        if holdsFlushes || pendingCommits.count >= wanted || expected <= 1 { return }
+        groupWait &+= 1
+        let wait = groupWait
+        groupWanted = wanted
+        let delay = min(lastWrite / 2, .milliseconds(2))
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.endGroupWait(wait)
+        }
+        await withCheckedContinuation { groupWaiter = $0 }
+        timer.cancel()
+    }
+
+    /// Resumes the flush loop if it is still in wait number `wait`.
+    func endGroupWait(_ wait: Int) {
+        guard wait == groupWait, let waiter = groupWaiter else { return }
+        groupWaiter = nil
+        groupWanted = 0
+        waiter.resume()
     }
 }

@@ -43,4 +43,30 @@ struct GroupCommitFailureTests {
         for (n, succeeded) in outcomes { #expect(try await Sample.holds(reopened, batch: n) == succeeded, "batch \(n) after reopening") }
         try await reopened.close()
     }
+
+    /// The flush loop waits for as many batches as its last group carried; when writers stop, the wait ends on its
+    /// timer and the remaining writers still finish, with every record written.
+    @Test func writersThatStopDoNotStallTheOthers() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath, durability: .grouped)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<12 {
+                group.addTask {
+                    for step in 0..<(writer + 1) { try await store.apply(Sample.batch(writer * 100 + step)) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await store.statistics().lastSequence == Int64((1...12).reduce(0, +)))
+        try await store.compact()
+        try await store.apply(Sample.batch(9999))
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for writer in 0..<12 {
+            for step in 0..<(writer + 1) { #expect(try await Sample.holds(reopened, batch: writer * 100 + step)) }
+        }
+        #expect(try await Sample.holds(reopened, batch: 9999))
+        try await reopened.close()
+    }
 }
