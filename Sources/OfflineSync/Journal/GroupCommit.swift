@@ -17,6 +17,7 @@ extension JournalDataSource {
             resolved = resolveFilters(changes)
         }
         var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
         JournalPayload.write(resolved, into: &payload)
         try checkSize(payload)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -74,15 +75,18 @@ extension JournalDataSource {
     }
 
     /// Commit delay: the writers resumed by the last sync usually apply again at once, so before taking the next
-    /// group, wait until as many batches are queued as the last group carried (at least one). The loop gives the
-    /// actor's turn away once, then suspends until an apply fills the group or a timer ends the wait: half the
-    /// last write's duration (at most 2 ms), so a lone writer is never delayed and a shrinking crowd is delayed by
-    /// less than a sync.
+    /// group, wait until as many batches are queued as the last group carried. After a group of one the loop only
+    /// gives the actor's turn away once; otherwise it suspends until an apply fills the group or a timer ends the
+    /// wait after half the last write's duration (at most 2 ms), so a lone writer is never delayed and a shrinking
+    /// crowd is delayed by less than a sync.
     private func gatherGroup(expecting expected: Int, lastWrite: Duration) async {
         let wanted = max(expected, 1)
         if pendingCommits.count >= wanted { return }
-        await Task.yield()
-        if holdsFlushes || pendingCommits.count >= wanted || expected <= 1 { return }
+        if expected <= 1 {
+            await Task.yield()
+            return
+        }
+        if holdsFlushes { return }
         groupWait &+= 1
         let wait = groupWait
         groupWanted = wanted

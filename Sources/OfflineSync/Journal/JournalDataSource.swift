@@ -115,6 +115,7 @@ public actor JournalDataSource: SyncContextDataSource {
         }
         let resolved = resolveFilters(changes)
         var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
         JournalPayload.write(resolved, into: &payload)
         try checkSize(payload)
         var buffer: [UInt8] = []
