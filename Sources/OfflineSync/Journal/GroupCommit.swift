@@ -92,7 +92,8 @@ extension JournalDataSource {
         groupWanted = wanted
         let delay = min(lastWrite / 2, .milliseconds(2))
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            // Cancelled when the group filled first: then it has nothing to do on the actor.
+            guard (try? await Task.sleep(for: delay)) != nil else { return }
             await self?.endGroupWait(wait)
         }
         await withCheckedContinuation { groupWaiter = $0 }
