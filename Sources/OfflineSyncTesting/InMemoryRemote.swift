@@ -39,7 +39,7 @@ public actor InMemoryRemote: SyncRemote {
     /// Bumped on every change of a table; invalidates ``sortedRows``.
     var generations: [String: Int] = [:]
     /// The rows of the last read's table in its order, for paging through them without sorting again.
-    private var sortedRows: (key: SortedRowsKey, generation: Int, rows: [JSONObject])?
+    private var sortedRows: (key: SortedRowsKey, generation: Int, rows: SortedRows)?
 
     private struct SortedRowsKey: Equatable {
         var table: String
@@ -171,10 +171,11 @@ public actor InMemoryRemote: SyncRemote {
         } catch {
             throw RemoteError.server(status: 400, message: error.description)
         }
-        let rows = sorted(for: query)
+        let sorted = sorted(for: query)
+        let rows = sorted.rows
         let skip = query.skip ?? 0, top = min(query.top ?? Int.max, pageSize)
         var items: [JSONObject] = [], matched = 0
-        for row in rows where query.filter?.matches(row) ?? true {
+        for row in rows[sorted.firstCandidate(for: query)...] where query.filter?.matches(row) ?? true {
             if matched >= skip, items.count < top { items.append(row) }
             matched += 1
             if items.count == top, !query.includeTotalCount { break }
@@ -187,12 +188,13 @@ public actor InMemoryRemote: SyncRemote {
     }
 
     /// The visible rows of the query's table sorted by `orderBy` then `id`, reused while the table is unchanged.
-    private func sorted(for query: Query) -> [JSONObject] {
+    private func sorted(for query: Query) -> SortedRows {
         let key = SortedRowsKey(table: query.table, orderBy: query.orderBy, includeDeleted: query.includeDeleted)
         let generation = generations[query.table] ?? 0
         if let cached = sortedRows, cached.key == key, cached.generation == generation { return cached.rows }
         let rows = (tables[query.table] ?? [:]).values.filter { query.includeDeleted || $0["deleted"]?.boolValue != true }
-        let result = Query(table: query.table, orderBy: query.orderBy + [.ascending("id")]).evaluate(over: rows).items
+        let result = SortedRows(Query(table: query.table, orderBy: query.orderBy + [.ascending("id")]).evaluate(over: rows).items,
+                                byUpdatedAt: query.orderBy.first == .ascending("updatedAt"))
         sortedRows = (key, generation, result)
         return result
     }

@@ -22,7 +22,11 @@ public enum ItemID {
     public static func isValid(_ id: String) -> Bool { violation(in: id) == nil }
 
     /// The key ids are matched by: ids that differ only in case share a key.
-    static func key(_ id: String) -> String { id.lowercased() }
+    /// An id that is already lower-case ASCII is its own key (no copy is made).
+    static func key(_ id: String) -> String {
+        if id.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return id }
+        return id.lowercased()
+    }
 }
 
 /// The rules for table names: 1 to 255 characters from letters, digits, `_`, `-` and `.`, not starting with `.`

@@ -4,7 +4,7 @@
 /// batch to disk between ``validate(_:)`` and ``apply(_:)``.
 public struct TableSet: Sendable {
     /// One table: items keyed by their lower-cased id.
-    private var tables: [String: [String: JSONObject]] = [:]
+    var tables: [String: [String: JSONObject]] = [:]
 
     /// An empty set of tables.
     public init() {}

@@ -42,6 +42,10 @@ public actor JournalDataSource: SyncContextDataSource {
     /// Group commit: batches waiting for the next write, and whether a write is in progress.
     var pendingCommits: [PendingCommit] = []
     var isFlushing = false
+    /// Group commit: the flush loop waiting for its next group to fill, the batches it waits for, and that wait's number.
+    var groupWaiter: CheckedContinuation<Void, Never>?
+    var groupWanted = 0
+    var groupWait = 0
     /// Set while compaction switches journals: the flush loop stops taking new groups.
     var holdsFlushes = false
     var isCompacting = false
@@ -111,6 +115,7 @@ public actor JournalDataSource: SyncContextDataSource {
         }
         let resolved = resolveFilters(changes)
         var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
         JournalPayload.write(resolved, into: &payload)
         try checkSize(payload)
         var buffer: [UInt8] = []

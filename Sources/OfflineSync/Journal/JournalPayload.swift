@@ -4,6 +4,17 @@
 /// A `deleteAll` with a filter is written as the `delete` of the ids it matched when it was applied, so that a
 /// reader replays the journal without evaluating filters.
 enum JournalPayload {
+    /// A generous estimate of the payload's size, to reserve the buffer once instead of growing it.
+    static func estimatedBytes(of changes: [StoreChange]) -> Int {
+        changes.reduce(16) { total, change in
+            switch change {
+            case .upsert(_, let items): return total + 64 + items.count * 256
+            case .delete(_, let ids): return total + 64 + ids.count * 64
+            case .deleteAll: return total + 64
+            }
+        }
+    }
+
     /// Appends the payload for `changes`, which hold no filtered `deleteAll`.
     static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) {
         let writer = JSONWriter()

@@ -26,10 +26,18 @@ enum ParallelLines {
     /// `transform` applied to every range, in order, spread over the available cores in contiguous chunks.
     static func map<T: Sendable>(_ ranges: [Range<Int>], of bytes: [UInt8],
                                  _ transform: @escaping @Sendable (UnsafeRawBufferPointer) -> T) async -> [T] {
+        await map(ranges, of: bytes, state: {}) { _, line in transform(line) }
+    }
+
+    /// Like ``map(_:of:_:)``, with a state that `transform` carries from one line to the next within a chunk
+    /// (each chunk starts from `state()`), such as the reader's last object shape.
+    static func map<State, T: Sendable>(_ ranges: [Range<Int>], of bytes: [UInt8], state: @escaping @Sendable () -> State,
+                                        _ transform: @escaping @Sendable (inout State, UnsafeRawBufferPointer) -> T) async -> [T] {
         let totalBytes = ranges.reduce(0) { $0 + $1.count }
         let cores = max(1, activeProcessorCount())
         guard cores > 1, ranges.count > 1, totalBytes >= 256 << 10 else {
-            return bytes.withUnsafeBytes { raw in ranges.map { transform(UnsafeRawBufferPointer(rebasing: raw[$0])) } }
+            var carried = state()
+            return bytes.withUnsafeBytes { raw in ranges.map { transform(&carried, UnsafeRawBufferPointer(rebasing: raw[$0])) } }
         }
         var chunks: [Range<Int>] = []
         let target = totalBytes / (cores * 2) + 1
@@ -47,8 +55,9 @@ enum ParallelLines {
         return await withTaskGroup(of: (Int, [T]).self) { group in
             for (position, chunk) in chunks.enumerated() {
                 group.addTask {
+                    var carried = state()
                     let values = bytes.withUnsafeBytes { raw in
-                        ranges[chunk].map { transform(UnsafeRawBufferPointer(rebasing: raw[$0])) }
+                        ranges[chunk].map { transform(&carried, UnsafeRawBufferPointer(rebasing: raw[$0])) }
                     }
                     return (position, values)
                 }

@@ -3,8 +3,21 @@ struct SnapshotContents: Sendable {
     var generation: Int64
     var lastSequence: Int64
     var itemCount: Int
-    /// Items per table, in file order.
-    var tables: [(name: String, items: [JSONObject])]
+    /// Items per table, in file order, each with its lookup key (``ItemID/key(_:)`` of its id; nil without a
+    /// string id), computed while parsing so that loading the tables does not lower-case ids one by one.
+    var tables: [(name: String, items: [KeyedItem])]
+}
+
+/// An item and the key it is stored under.
+struct KeyedItem: Sendable {
+    var key: String?
+    var item: JSONObject
+
+    /// `item` with the key of its string `id`, if it has one.
+    init(_ item: JSONObject) {
+        if case .string(let id)? = item["id"] { key = ItemID.key(id) } else { key = nil }
+        self.item = item
+    }
 }
 
 /// Reads and checks a snapshot written by ``SnapshotWriter``.
@@ -16,24 +29,19 @@ enum SnapshotReader {
             do throws(JournalError) { return .success(try structure(raw, path: path)) } catch { return .failure(error) }
         }
         var (contents, layout) = try result.get()
-        let parsed = await ParallelLines.map(layout.itemLines, of: bytes) { line -> JSONObject? in
+        let parsed = await ParallelLines.map(layout.itemLines, of: bytes, state: { JSONObjectShape?.none }) { shape, line -> KeyedItem? in
             let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
-            guard case .success(.object(let item)) = JSONReader.result(UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self))
-            else { return nil }
-            return item
+            let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
+            guard case .success(.object(let item)) = JSONReader.result(text, shape: &shape) else { return nil }
+            return KeyedItem(item)
+        }
+        if let bad = parsed.firstIndex(where: { $0 == nil }) {
+            throw invalid(path, layout.itemLines[bad].lowerBound, "the line is not one JSON object")
         }
         var position = 0
         for (name, count) in layout.tables {
-            var items: [JSONObject] = []
-            items.reserveCapacity(count)
-            for index in position..<(position + count) {
-                guard let item = parsed[index] else {
-                    throw invalid(path, layout.itemLines[index].lowerBound, "the line is not one JSON object")
-                }
-                items.append(item)
-            }
+            contents.tables.append((name, parsed[position..<(position + count)].compactMap { $0 }))
             position += count
-            contents.tables.append((name, items))
         }
         return contents
     }

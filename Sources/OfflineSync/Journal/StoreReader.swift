@@ -67,7 +67,7 @@ struct StoreReading: Sendable {
     func makeTables() -> TableSet {
         var tables = TableSet()
         if let snapshot {
-            tables.apply(snapshot.tables.map { StoreChange.upsert(table: $0.name, items: $0.items) })
+            for table in snapshot.tables { tables.load(table: table.name, items: table.items) }
         }
         for journal in journals {
             for batch in journal.batches { tables.apply(batch) }

@@ -13,6 +13,12 @@ public struct JSONReader: ~Copyable {
     private var members: [Member] = []
     /// Elements of the arrays being read, innermost last.
     private var elements: [JSONValue] = []
+    /// The key sequence of the last object read with at least two distinct keys (see ``JSONObjectShape``).
+    private var shape: JSONObjectShape?
+    /// Objects completed so far; a single object is built key by key without learning its shape.
+    private var objectsRead = 0
+    /// Whether to learn shapes from the first object on (the caller carries the shape to the next document).
+    private var learnsShapes = false
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -32,6 +38,25 @@ public struct JSONReader: ~Copyable {
     /// Parses like ``parse(_:)`` and returns the outcome as a `Result`.
     public static func result(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
         do { return .success(try parse(bytes)) } catch { return .failure(error) }
+    }
+
+    /// Parses like ``result(_:)``, starting with `shape` as the known object shape and leaving the last one there:
+    /// for many small documents whose objects share their keys (a snapshot's items), so that each object is a
+    /// copy of a prototype with its values replaced instead of a dictionary built by hashing every key.
+    static func result(_ bytes: UnsafeBufferPointer<UInt8>, shape: inout JSONObjectShape?) -> Result<JSONValue, JSONParseError> {
+        var reader = JSONReader(bytes)
+        reader.shape = shape
+        reader.learnsShapes = true
+        defer { shape = reader.shape }
+        do throws(JSONParseError) {
+            reader.skipWhitespace()
+            let value = try reader.parseValue()
+            reader.skipWhitespace()
+            if reader.index < bytes.count { throw JSONParseError(.trailingGarbage, at: reader.index) }
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
     }
 
     private mutating func skipWhitespace() {
@@ -107,12 +132,22 @@ public struct JSONReader: ~Copyable {
             if next == UInt8(ascii: "}") { break }
             throw JSONParseError(.unexpectedByte(next), at: index - 1)
         }
-        var object = JSONObject(minimumCapacity: members.count - base)
+        let count = members.count - base
+        objectsRead += 1
+        if let shape, let object = shape.instantiate(members[base...]) {
+            members.removeLast(count)
+            depth -= 1
+            return .object(object)
+        }
+        let learns = (learnsShapes || objectsRead > 1) && count >= 2 && count <= JSONObjectShape.maximumKeys
+        let keys = learns ? members[base...].map(\.key) : nil
+        var object = JSONObject(minimumCapacity: count)
         // Moved off the stack last member first; when a key repeats, the member read last keeps its value.
         while members.count > base {
             let member = members.removeLast()
             if let later = object.updateValue(member.value, forKey: member.key) { object[member.key] = later }
         }
+        if let keys, object.count == count { shape = JSONObjectShape(keys: keys) }
         depth -= 1
         return .object(object)
     }
@@ -316,7 +351,7 @@ public struct JSONReader: ~Copyable {
 }
 
 /// One member of an object being read.
-private struct Member {
+struct Member {
     var key: String
     var value: JSONValue
 }
