@@ -77,16 +77,12 @@ struct CancellationTests {
     func cancellingAPullLeavesExactlyWhatWasFinished(_ kind: StoreKind, _ point: Point) async throws {
         let remote = InMemoryRemote(pageSize: 2)
         await remote.freezeClock(at: try #require(Timestamp.date(from: Self.instant)))
-        let suspending = SuspendingRemote(remote, whenCancelled: point.remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind, remote: remote, whenCancelled: point.remote)
         await remote.seed([["id": "id2", "text": "server"], ["id": "id3", "text": "server"]], table: "TodoItem")
         try await fixture.todo.insert(["id": "id1", "text": "local"])
         await suspending.suspendNext(point.method, at: point.at, skipping: point.skipping)
         let settings = PullSettings(pageSize: 2)
-        let pull = Task { try await fixture.todo.pull(queryId: "q", settings: settings) }
-        await suspending.waitUntilSuspended()
-        pull.cancel()
-        await suspending.resume()
+        let pull = await suspending.cancelWhileParked { try await fixture.todo.pull(queryId: "q", settings: settings) }
 
         if point.pushCancelled {
             let error = await #expect(throws: PushError.self) { try await pull.value }

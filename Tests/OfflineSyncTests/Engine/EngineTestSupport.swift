@@ -67,6 +67,30 @@ struct EngineFixture {
     }
 }
 
+extension EngineFixture {
+    /// A fixture whose context reaches `remote` through a `SuspendingRemote`, returned with it so the test can park
+    /// a call; `fixture.remote` is `remote` itself, unwrapped.
+    static func suspended(_ kind: StoreKind, remote: InMemoryRemote = InMemoryRemote(),
+                          whenCancelled: SuspendingRemote.WhenCancelled = .answers) async throws -> (EngineFixture, SuspendingRemote) {
+        let suspending = SuspendingRemote(remote, whenCancelled: whenCancelled)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        return (fixture, suspending)
+    }
+}
+
+extension SuspendingRemote {
+    /// Starts `operation`, waits until its armed call parks here, cancels it and lets the call go on; returns the
+    /// operation's task for the test to await.
+    nonisolated func cancelWhileParked<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value)
+        async -> Task<Value, any Error> {
+        let task = Task { try await operation() }
+        await waitUntilSuspended()
+        task.cancel()
+        await resume()
+        return task
+    }
+}
+
 /// A conflict handler that always answers the same, and counts its calls.
 actor FixedResolution: ConflictHandler {
     let resolution: ConflictResolution

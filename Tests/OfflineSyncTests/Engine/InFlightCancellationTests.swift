@@ -12,16 +12,11 @@ struct InFlightCancellationTests {
     /// `failure` says; `a` and `b` are queued inserts.
     private func pushParked(_ kind: StoreKind, at point: SuspendingRemote.Point, failure: SuspendingRemote.WhenCancelled)
         async throws -> (EngineFixture, Task<PushResult, any Error>) {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote, whenCancelled: failure)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind, whenCancelled: failure)
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await suspending.suspendNext(.insert, at: point)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
-        push.cancel()
-        await suspending.resume()
+        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
         return (fixture, push)
     }
 
@@ -68,22 +63,17 @@ struct InFlightCancellationTests {
     @Test(arguments: StoreKind.allCases)
     func aCancelledRequestWhoseAnswerStillArrivesIsStoredAndTheRestStaysQueued(_ kind: StoreKind) async throws {
         // A remote that ignores cancellation (the answer arrives anyway): the answer is stored, nothing else is sent.
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await suspending.suspendNext(.insert, at: .beforeServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
-        push.cancel()
-        await suspending.resume()
+        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.errors.isEmpty == true)
-        #expect(await remote.requests == ["POST TodoItem/a"])
+        #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         #expect(try await fixture.operations().map(\.id) == [2])
-        #expect(try await fixture.todo.read(id: "a") == (await remote.item(id: "a", table: "TodoItem")))
+        #expect(try await fixture.todo.read(id: "a") == (await fixture.remote.item(id: "a", table: "TodoItem")))
         #expect(try await fixture.todo.read(id: "b") == ["id": "b", "text": "local"])
     }
 
@@ -91,22 +81,17 @@ struct InFlightCancellationTests {
     func aServerErrorArrivingAfterTheCancellationCountsAsCancellationAndRecordsNothing(_ kind: StoreKind) async throws {
         // Reference §12.4 with a 500 answer: no "server" row at any point. Here the failed answer of a cancelled
         // request is not recorded as an operation error: the push stops as cancelled, and the next push retries.
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
-        await remote.failNext(1, with: .server(status: 500, message: "boom"))
+        await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await suspending.suspendNext(.insert, at: .beforeServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
-        push.cancel()
-        await suspending.resume()
+        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.errors.isEmpty == true)
-        #expect(await remote.requests == ["POST TodoItem/a"])
-        #expect(await remote.items(table: "TodoItem").isEmpty)
+        #expect(await fixture.remote.requests == ["POST TodoItem/a"])
+        #expect(await fixture.remote.items(table: "TodoItem").isEmpty)
         #expect(try await fixture.operations().map(\.id) == [1, 2])
         #expect(try await fixture.context.operationErrors().isEmpty)
         #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]])
@@ -115,23 +100,18 @@ struct InFlightCancellationTests {
 
     @Test(arguments: StoreKind.allCases)
     func aCancelledPushCarriesTheErrorsOfTheOperationsTriedBefore(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote, whenCancelled: .throwsCancellationError)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind, whenCancelled: .throwsCancellationError)
         try await fixture.todo.insert(["id": "a"])
         try await fixture.todo.insert(["id": "b"])
-        await remote.failNext(1, with: .server(status: 500, message: "boom"))
+        await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await suspending.suspendNext(.insert, at: .beforeServer, skipping: 1)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
-        push.cancel()
-        await suspending.resume()
+        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.errors.map { "\($0.operation.id) \($0.statusCode ?? 0)" } == ["1 500"])
         #expect(try await fixture.context.operationErrors().map(\.operation.id) == [1])
         #expect(try await fixture.operations().map(\.id) == [1, 2])
-        #expect(await remote.requests == ["POST TodoItem/a"])
+        #expect(await fixture.remote.requests == ["POST TodoItem/a"])
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -28,20 +28,14 @@ struct InFlightEditTests {
     /// it is parked, then lets the push finish; returns the push's outcome.
     private func pushWithEditInFlight(_ kind: StoreKind, edit: @Sendable (EngineFixture) async throws -> Void)
         async throws -> (EngineFixture, Result<PushResult, any Error>) {
-        var suspending: SuspendingRemote?
-        let fixture = try await EngineFixture(kind, wrap: { base in
-            let remote = SuspendingRemote(base)
-            suspending = remote
-            return remote
-        })
-        let remote = try #require(suspending)
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await pulledAndEdited(fixture)
-        await remote.suspendNext(.update, at: .afterServer)
+        await suspending.suspendNext(.update, at: .afterServer)
         let context = fixture.context
         let push = Task { try await context.push() }
-        await remote.waitUntilSuspended()
+        await suspending.waitUntilSuspended()
         try await edit(fixture)
-        await remote.resume()
+        await suspending.resume()
         return (fixture, await push.result)
     }
 

@@ -112,18 +112,13 @@ struct IncrementalPullTests {
 
     @Test(arguments: StoreKind.allCases)
     func cancellingAPullBetweenPagesLeavesTheStoreConsistent(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote(pageSize: 2)
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind, remote: InMemoryRemote(pageSize: 2))
         for (index, day) in ["01", "02", "03", "04"].enumerated() {
-            await remote.seed([["id": .string("r\(index)"), "updatedAt": .string("2026-01-\(day)T00:00:00.000Z")]], table: "TodoItem")
+            await fixture.remote.seed([["id": .string("r\(index)"), "updatedAt": .string("2026-01-\(day)T00:00:00.000Z")]], table: "TodoItem")
         }
         // Let the first page through, park the second request after the server answered, then cancel.
         await suspending.suspendNext(.read, at: .afterServer, skipping: 1)
-        let pull = Task { try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 2)) }
-        await suspending.waitUntilSuspended()
-        pull.cancel()
-        await suspending.resume()
+        let pull = await suspending.cancelWhileParked { try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 2)) }
         await #expect(throws: CancellationError.self) { try await pull.value }
         let rows = try await fixture.rows("TodoItem")
         let token = try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource)

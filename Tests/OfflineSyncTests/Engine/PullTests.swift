@@ -65,17 +65,15 @@ struct PullTests {
 
     @Test(arguments: StoreKind.allCases)
     func recordsOfItemsEditedDuringThePullAreSkipped(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
-        await remote.seed([["id": "one", "text": "server"], ["id": "two", "text": "server"]], table: "TodoItem")
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
+        await fixture.remote.seed([["id": "one", "text": "server"], ["id": "two", "text": "server"]], table: "TodoItem")
         await suspending.suspendNext(.read, at: .afterServer)
         let pull = Task { try await fixture.todo.pull(queryId: "q") }
         await suspending.waitUntilSuspended()
         try await fixture.todo.insert(["id": "ONE", "text": "local"])
         await suspending.resume()
         try await pull.value
-        let two = try #require(await remote.item(id: "two", table: "TodoItem"))
+        let two = try #require(await fixture.remote.item(id: "two", table: "TodoItem"))
         #expect(try await fixture.rows("TodoItem") == [["id": "ONE", "text": "local"], two])
         #expect(try await fixture.operations().count == 1)
     }
@@ -191,10 +189,8 @@ struct PullTests {
     func anUpdateDuringThePullOfAPrePushedInsertKeepsTheLocalEditAndItsOperation(_ kind: StoreKind) async throws {
         // Reference §12.7: the pending insert of "one" is pushed first; an update of "one" made while the first
         // page is on its way makes the pulled "one" skipped, and exactly that update stays pending.
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
-        await remote.seed([["id": "two", "text": "server"]], table: "TodoItem")
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
+        await fixture.remote.seed([["id": "two", "text": "server"]], table: "TodoItem")
         try await fixture.todo.insert(["id": "one", "text": "local"])
         await suspending.suspendNext(.read, at: .afterServer)
         let pull = Task { try await fixture.todo.pull(queryId: "q") }
@@ -205,10 +201,10 @@ struct PullTests {
         try await fixture.todo.update(edited)
         await suspending.resume()
         try await pull.value
-        #expect(await remote.requests.first == "POST TodoItem/one")
-        #expect(await remote.requests.dropFirst().allSatisfy { $0 == "GET TodoItem" })
+        #expect(await fixture.remote.requests.first == "POST TodoItem/one")
+        #expect(await fixture.remote.requests.dropFirst().allSatisfy { $0 == "GET TodoItem" })
         #expect(try await fixture.todo.read(id: "one") == edited)
-        #expect(try await fixture.todo.read(id: "two") == (await remote.item(id: "two", table: "TodoItem")))
+        #expect(try await fixture.todo.read(id: "two") == (await fixture.remote.item(id: "two", table: "TodoItem")))
         #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId)" } == ["2 update one"])
     }
 }

@@ -84,9 +84,7 @@ struct PurgeTests {
 
     @Test(arguments: StoreKind.allCases)
     func forcePurgeWaitsForARunningPushInsteadOfRacingIt(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a"])
         await suspending.suspendNext(.insert, at: .afterServer)
         let push = Task { try await fixture.context.push() }

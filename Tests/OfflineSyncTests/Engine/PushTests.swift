@@ -181,9 +181,7 @@ struct PushTests {
 
     @Test(arguments: StoreKind.allCases)
     func aLocalEditDuringAnInFlightPushSurvivesTheResponse(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "first"])
         await suspending.suspendNext(.insert, at: .afterServer)
         let push = Task { try await fixture.context.push() }
@@ -196,48 +194,41 @@ struct PushTests {
         #expect(try await fixture.operations().map(\.kind) == [.insert, .update])
         await suspending.resume()
         #expect(try await push.value.pushed == 2)
-        #expect(await remote.item(id: "a", table: "TodoItem")?["text"] == "edited during push")
+        #expect(await fixture.remote.item(id: "a", table: "TodoItem")?["text"] == "edited during push")
         #expect(try await fixture.todo.read(id: "a")?["text"] == "edited during push")
     }
 
     @Test(arguments: StoreKind.allCases)
     func theServerAnswerIsNotStoredWhileANewerOperationIsQueued(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "first"])
         try await fixture.todo.insert(["id": "b"])
         await suspending.suspendNext(.insert, at: .afterServer)
         let push = Task { try await fixture.context.push() }
         await suspending.waitUntilSuspended()
         try await fixture.todo.update(["id": "a", "text": "local"])
-        await remote.failNext(1, with: .server(status: 500, message: "later"), on: .update)
+        await fixture.remote.failNext(1, with: .server(status: 500, message: "later"), on: .update)
         await suspending.resume()
         await #expect(throws: PushError.self) { try await push.value }
         // The local edit survives; it only gains the version the server gave the first write, so that the
         // queued update does not conflict with this device's own earlier write.
-        let serverVersion = await remote.item(id: "a", table: "TodoItem")?["version"]
+        let serverVersion = await fixture.remote.item(id: "a", table: "TodoItem")?["version"]
         #expect(serverVersion != nil)
         #expect(try await fixture.todo.read(id: "a") == ["id": "a", "text": "local", "version": serverVersion ?? nil])
     }
 
     @Test(arguments: StoreKind.allCases)
     func cancellingAPushStopsBetweenOperationsAndKeepsTheRestQueued(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a"])
         try await fixture.todo.insert(["id": "b"])
         await suspending.suspendNext(.insert, at: .afterServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
-        push.cancel()
-        await suspending.resume()
+        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         // The answer that arrived was recorded; the next operation was not sent.
         #expect(try await fixture.operations().map(\.itemId) == ["b"])
-        #expect(await remote.requests == ["POST TodoItem/a"])
+        #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         #expect(try await fixture.todo.read(id: "a")?["version"] != nil)
         #expect(try await fixture.context.push().pushed == 1)
     }
@@ -260,9 +251,7 @@ struct PushTests {
 
     @Test(arguments: StoreKind.allCases)
     func pushAndPullOfOneContextRunOneAtATime(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a"])
         await suspending.suspendNext(.insert, at: .beforeServer)
         let push = Task { try await fixture.context.push() }
@@ -272,17 +261,17 @@ struct PushTests {
         let pull = Task { try await fixture.context.table("Other").pull() }
         let gate = await fixture.context.syncGate
         var rounds = 0
-        while await gate.waitingCount == 0, await remote.requests.isEmpty {
+        while await gate.waitingCount == 0, await fixture.remote.requests.isEmpty {
             rounds += 1
             try #require(rounds < 1_000_000, "the pull neither queued at the gate nor reached the remote")
             await Task.yield()
         }
-        #expect(await remote.requests.isEmpty)
+        #expect(await fixture.remote.requests.isEmpty)
         #expect(await gate.waitingCount == 1)
         await suspending.resume()
         #expect(try await push.value.pushed == 1)
         try await pull.value
-        #expect(await remote.requests == ["POST TodoItem/a", "GET Other"])
+        #expect(await fixture.remote.requests == ["POST TodoItem/a", "GET Other"])
         #expect(await gate.waitingCount == 0)
     }
 }
@@ -290,9 +279,7 @@ struct PushTests {
 extension PushTests {
     @Test(arguments: StoreKind.allCases)
     func aDeleteDuringAnInFlightInsertIsNotUndoneByTheResponse(_ kind: StoreKind) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "first"])
         await suspending.suspendNext(.insert, at: .afterServer)
         let push = Task { try await fixture.context.push() }
@@ -302,7 +289,7 @@ extension PushTests {
         await suspending.resume()
         #expect(try await push.value.pushed == 2)
         #expect(try await fixture.todo.read(id: "a") == nil)
-        #expect(await remote.items(table: "TodoItem").isEmpty)
-        #expect(await remote.requests == ["POST TodoItem/a", "DELETE TodoItem/a"])
+        #expect(await fixture.remote.items(table: "TodoItem").isEmpty)
+        #expect(await fixture.remote.requests == ["POST TodoItem/a", "DELETE TodoItem/a"])
     }
 }

@@ -97,11 +97,9 @@ struct StaleResolutionTests {
 
     @Test(arguments: StoreKind.allCases, Method.allCases)
     func resolvingAnErrorWhoseOperationIsBeingResentThrowsOperationInFlight(_ kind: StoreKind, _ method: Method) async throws {
-        let remote = InMemoryRemote()
-        let suspending = SuspendingRemote(remote)
-        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending })
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "ABC", "text": "initial value"])
-        await remote.failNext(1, with: .server(status: 500, message: "boom"))
+        await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         let pushError = await #expect(throws: PushError.self) { try await fixture.context.push() }
         let error = try #require(pushError?.errors.first)
         await suspending.suspendNext(.insert, at: .beforeServer)
@@ -117,6 +115,6 @@ struct StaleResolutionTests {
         await suspending.resume()
         #expect(try await push.value.pushed == 1)
         #expect(try await fixture.operations().isEmpty)
-        #expect(await remote.item(id: "ABC", table: "TodoItem")?["text"] == "initial value")
+        #expect(await fixture.remote.item(id: "ABC", table: "TodoItem")?["text"] == "initial value")
     }
 }
