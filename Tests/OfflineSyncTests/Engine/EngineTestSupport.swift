@@ -91,6 +91,14 @@ extension SuspendingRemote {
     }
 }
 
+/// Expects `push` to end with a `PushError` whose reason is `.cancelled` and that carries no operation errors.
+func expectCancelledWithoutErrors(_ push: Task<PushResult, any Error>,
+                                  sourceLocation: SourceLocation = #_sourceLocation) async {
+    let error = await #expect(throws: PushError.self, sourceLocation: sourceLocation) { try await push.value }
+    #expect(error?.reason == .cancelled, sourceLocation: sourceLocation)
+    #expect(error?.errors.isEmpty == true, sourceLocation: sourceLocation)
+}
+
 /// A conflict handler that always answers the same, and counts its calls.
 actor FixedResolution: ConflictHandler {
     let resolution: ConflictResolution

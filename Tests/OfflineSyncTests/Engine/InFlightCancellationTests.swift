@@ -20,19 +20,25 @@ struct InFlightCancellationTests {
         return (fixture, push)
     }
 
+    /// Expects the inserts of `a` and `b` to be queued as first written (revision 0), with no operation error
+    /// recorded and both rows stored as written locally.
+    private func expectBothInsertsQueuedUnchanged(_ fixture: EngineFixture,
+                                                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId) r\($0.revision)" }
+                == ["1 insert a r0", "2 insert b r0"], sourceLocation: sourceLocation)
+        #expect(try await fixture.context.operationErrors().isEmpty, sourceLocation: sourceLocation)
+        #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]],
+                sourceLocation: sourceLocation)
+    }
+
     @Test(arguments: StoreKind.allCases, failures)
     func cancellingARequestBeforeTheServerAppliedItKeepsTheOperationAsItWas(_ kind: StoreKind, _ failure: SuspendingRemote.WhenCancelled) async throws {
         let (fixture, push) = try await pushParked(kind, at: .beforeServer, failure: failure)
-        let error = await #expect(throws: PushError.self) { try await push.value }
-        #expect(error?.reason == .cancelled)
-        #expect(error?.errors.isEmpty == true)
+        await expectCancelledWithoutErrors(push)
         // Nothing reached the server; both operations are queued unchanged and no error was recorded.
         #expect(await fixture.remote.requests.isEmpty)
         #expect(await fixture.remote.items(table: "TodoItem").isEmpty)
-        #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId) r\($0.revision)" }
-                == ["1 insert a r0", "2 insert b r0"])
-        #expect(try await fixture.context.operationErrors().isEmpty)
-        #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]])
+        try await expectBothInsertsQueuedUnchanged(fixture)
         // The next push sends both, in order.
         #expect(try await fixture.context.push().pushed == 2)
         #expect(await fixture.remote.requests == ["POST TodoItem/a", "POST TodoItem/b"])
@@ -42,17 +48,12 @@ struct InFlightCancellationTests {
     @Test(arguments: StoreKind.allCases, failures)
     func cancellingARequestAfterTheServerAppliedItKeepsTheOperationAndTheResendCountsAsSuccess(_ kind: StoreKind, _ failure: SuspendingRemote.WhenCancelled) async throws {
         let (fixture, push) = try await pushParked(kind, at: .afterServer, failure: failure)
-        let error = await #expect(throws: PushError.self) { try await push.value }
-        #expect(error?.reason == .cancelled)
-        #expect(error?.errors.isEmpty == true)
+        await expectCancelledWithoutErrors(push)
         // The server holds `a`, but its answer was lost: locally `a` is still the unsent insert, without a version.
         #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         let serverA = try #require(await fixture.remote.item(id: "a", table: "TodoItem"))
         #expect(serverA["text"] == "local")
-        #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId) r\($0.revision)" }
-                == ["1 insert a r0", "2 insert b r0"])
-        #expect(try await fixture.context.operationErrors().isEmpty)
-        #expect(try await fixture.rows("TodoItem") == [["id": "a", "text": "local"], ["id": "b", "text": "local"]])
+        try await expectBothInsertsQueuedUnchanged(fixture)
         // The resent insert meets a 409 with the same content, which counts as success and stores the server's copy.
         #expect(try await fixture.context.push().pushed == 2)
         #expect(await fixture.remote.requests == ["POST TodoItem/a", "POST TodoItem/a", "POST TodoItem/b"])
@@ -68,9 +69,7 @@ struct InFlightCancellationTests {
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await suspending.suspendNext(.insert, at: .beforeServer)
         let push = await suspending.cancelWhileParked { try await fixture.context.push() }
-        let error = await #expect(throws: PushError.self) { try await push.value }
-        #expect(error?.reason == .cancelled)
-        #expect(error?.errors.isEmpty == true)
+        await expectCancelledWithoutErrors(push)
         #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         #expect(try await fixture.operations().map(\.id) == [2])
         #expect(try await fixture.todo.read(id: "a") == (await fixture.remote.item(id: "a", table: "TodoItem")))
@@ -87,9 +86,7 @@ struct InFlightCancellationTests {
         await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await suspending.suspendNext(.insert, at: .beforeServer)
         let push = await suspending.cancelWhileParked { try await fixture.context.push() }
-        let error = await #expect(throws: PushError.self) { try await push.value }
-        #expect(error?.reason == .cancelled)
-        #expect(error?.errors.isEmpty == true)
+        await expectCancelledWithoutErrors(push)
         #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         #expect(await fixture.remote.items(table: "TodoItem").isEmpty)
         #expect(try await fixture.operations().map(\.id) == [1, 2])

@@ -241,9 +241,7 @@ struct PushTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await fixture.context.push()
         }
-        let error = await #expect(throws: PushError.self) { try await push.value }
-        #expect(error?.reason == .cancelled)
-        #expect(error?.errors.isEmpty == true)
+        await expectCancelledWithoutErrors(push)
         #expect(try await fixture.operations().map { [$0.id, $0.revision] } == [[1, 0]])
         #expect(try await fixture.context.operationErrors().isEmpty)
         #expect(await fixture.remote.requests.isEmpty)
