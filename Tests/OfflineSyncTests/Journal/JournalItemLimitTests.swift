@@ -12,16 +12,24 @@ struct JournalItemLimitTests {
         return ["id": .string(id), "v": nested]
     }
 
+    /// Opens a store in `directory` and applies `deepItem(id: "deep", levels:)`. Returns the open store if the apply
+    /// was acknowledged, or nil, with the store closed, if it was rejected: rejected before anything was
+    /// acknowledged is fine, and the calling test has nothing more to check.
+    private static func storeHoldingDeepItem(in directory: TemporaryDirectory, levels: Int = 520) async throws -> JournalDataSource? {
+        let store = try await JournalDataSource.open(directory.storePath)
+        do {
+            try await store.apply([.upsert(table: "T", items: [deepItem(id: "deep", levels: levels)])])
+        } catch {
+            try await store.close()
+            return nil
+        }
+        return store
+    }
+
     @Test func aDeeplyNestedItemIsRejectedOrSurvivesAReopenAsTheLastRecord() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try await JournalDataSource.open(directory.storePath)
-        do {
-            try await store.apply([.upsert(table: "T", items: [Self.deepItem(id: "deep")])])
-        } catch {
-            try await store.close()
-            return // rejected before anything was acknowledged: fine
-        }
+        guard let store = try await Self.storeHoldingDeepItem(in: directory) else { return }
         try await store.close()
         let reopened = try await JournalDataSource.open(directory.storePath)
         defer { Task { try? await reopened.close() } }
@@ -31,13 +39,7 @@ struct JournalItemLimitTests {
     @Test func aDeeplyNestedItemFollowedByAnotherApplyDoesNotMakeTheStoreUnopenable() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try await JournalDataSource.open(directory.storePath)
-        do {
-            try await store.apply([.upsert(table: "T", items: [Self.deepItem(id: "deep")])])
-        } catch {
-            try await store.close()
-            return
-        }
+        guard let store = try await Self.storeHoldingDeepItem(in: directory) else { return }
         try await store.apply(Sample.batch(1))
         try await store.close()
         let reopened = try await JournalDataSource.open(directory.storePath)
@@ -48,13 +50,7 @@ struct JournalItemLimitTests {
     @Test func aDeeplyNestedItemDoesNotBreakCompaction() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try await JournalDataSource.open(directory.storePath)
-        do {
-            try await store.apply([.upsert(table: "T", items: [Self.deepItem(id: "deep", levels: 515)])])
-        } catch {
-            try await store.close()
-            return
-        }
+        guard let store = try await Self.storeHoldingDeepItem(in: directory, levels: 515) else { return }
         try await store.compact()
         try await store.close()
         let reopened = try await JournalDataSource.open(directory.storePath)
@@ -67,13 +63,7 @@ struct JournalItemLimitTests {
     func anAcceptedNestedItemSurvivesReopenAndCompaction(levels: Int) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try await JournalDataSource.open(directory.storePath)
-        do {
-            try await store.apply([.upsert(table: "T", items: [Self.deepItem(id: "deep", levels: levels)])])
-        } catch {
-            try await store.close()
-            return
-        }
+        guard let store = try await Self.storeHoldingDeepItem(in: directory, levels: levels) else { return }
         try await store.apply(Sample.batch(1))
         try await store.close()
         let reopened = try await JournalDataSource.open(directory.storePath)
