@@ -24,8 +24,8 @@ struct HTTPEndToEndTests {
         await #expect {
             _ = try await remote.insert(["id": "A1", "text": "other"], table: "TodoItem")
         } throws: { error in
-            guard case RemoteError.conflict(let row?) = error else { return false }
-            return row["text"] == "buy milk" && row["version"] == "v1"
+            let row = conflictRow(error)
+            return row?["text"] == "buy milk" && row?["version"] == "v1"
         }
 
         // Update with the right version, then with a stale one: 412 carries the server's row.
@@ -37,24 +37,18 @@ struct HTTPEndToEndTests {
         await #expect {
             _ = try await remote.update(changed, table: "TodoItem")
         } throws: { error in
-            guard case RemoteError.preconditionFailed(let row?) = error else { return false }
-            return row["version"] == "v2" && row["text"] == "buy oat milk"
+            let row = preconditionFailedRow(error)
+            return row?["version"] == "v2" && row?["text"] == "buy oat milk"
         }
 
         // Delete with a stale version fails, with the right one succeeds; a second delete is 404.
         await #expect {
             try await remote.delete(id: "a1", version: "v1", table: "TodoItem")
-        } throws: { error in
-            guard case RemoteError.preconditionFailed(let row?) = error else { return false }
-            return row["version"] == "v2"
-        }
+        } throws: { preconditionFailedRow($0)?["version"] == "v2" }
         try await remote.delete(id: "a1", version: "v2", table: "TodoItem")
         await #expect {
             try await remote.delete(id: "a1", version: nil, table: "TodoItem")
-        } throws: { error in
-            guard case RemoteError.notFound = error else { return false }
-            return true
-        }
+        } throws: { if case RemoteError.notFound = $0 { true } else { false } }
 
         // Paged read: five rows, pages of two, then an empty page; the soft-deleted a1 only with includeDeleted.
         for index in 1...5 {
@@ -143,8 +137,8 @@ struct HTTPEndToEndTests {
         await #expect {
             try await remote.insert(["id": "a1", "text": "other"], table: "TodoItem")
         } throws: { error in
-            guard case RemoteError.conflict(let row?) = error else { return false }
-            return row["text"] == "buy milk" && row["version"] == "v1"
+            let row = conflictRow(error)
+            return row?["text"] == "buy milk" && row?["version"] == "v1"
         }
         #expect(!server.requests.contains { $0.hasPrefix("GET") }, "v3's 409 carries the row: no lookup")
 
@@ -154,17 +148,11 @@ struct HTTPEndToEndTests {
         #expect(replaced["version"] == "v2")
         await #expect {
             try await remote.update(["id": "a1", "text": "stale", "version": "v1"], table: "TodoItem")
-        } throws: { error in
-            guard case RemoteError.preconditionFailed(let row?) = error else { return false }
-            return row["version"] == "v2"
-        }
+        } throws: { preconditionFailedRow($0)?["version"] == "v2" }
         try await remote.delete(id: "a1", version: "v2", table: "TodoItem")
         await #expect {
             try await remote.delete(id: "a1", version: nil, table: "TodoItem")
-        } throws: { error in
-            guard case RemoteError.gone = error else { return false }
-            return true
-        }
+        } throws: { if case RemoteError.gone = $0 { true } else { false } }
 
         // Five more rows, pages of two: follow nextLink until there is none.
         for index in 1...5 { _ = try await remote.insert(["id": .string("b\(index)")], table: "TodoItem") }
@@ -263,4 +251,16 @@ struct HTTPEndToEndTests {
         try await table.pull(Query(table: "TodoItem"), queryId: "all")
         #expect(try await table.read(Query(table: "TodoItem")).items.count == 1)
     }
+}
+
+/// The server's row a 409 `RemoteError.conflict` carries, or nil for any other error (or a 409 without a row).
+private func conflictRow(_ error: any Error) -> JSONObject? {
+    guard case RemoteError.conflict(let row?) = error else { return nil }
+    return row
+}
+
+/// The server's row a 412 `RemoteError.preconditionFailed` carries, or nil for any other error (or a 412 without a row).
+private func preconditionFailedRow(_ error: any Error) -> JSONObject? {
+    guard case RemoteError.preconditionFailed(let row?) = error else { return nil }
+    return row
 }
