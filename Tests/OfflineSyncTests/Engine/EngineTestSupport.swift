@@ -79,12 +79,19 @@ extension EngineFixture {
 }
 
 extension SuspendingRemote {
+    /// Starts `operation` and returns its task once the operation's armed call is parked here.
+    nonisolated func parked<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value)
+        async -> Task<Value, any Error> {
+        let task = Task { try await operation() }
+        await waitUntilSuspended()
+        return task
+    }
+
     /// Starts `operation`, waits until its armed call parks here, cancels it and lets the call go on; returns the
     /// operation's task for the test to await.
     nonisolated func cancelWhileParked<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value)
         async -> Task<Value, any Error> {
-        let task = Task { try await operation() }
-        await waitUntilSuspended()
+        let task = await parked(operation)
         task.cancel()
         await resume()
         return task

@@ -32,8 +32,7 @@ struct InFlightEditTests {
         try await pulledAndEdited(fixture)
         await suspending.suspendNext(.update, at: .afterServer)
         let context = fixture.context
-        let push = Task { try await context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await context.push() }
         try await edit(fixture)
         await suspending.resume()
         return (fixture, await push.result)

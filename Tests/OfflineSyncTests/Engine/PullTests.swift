@@ -68,8 +68,7 @@ struct PullTests {
         let (fixture, suspending) = try await EngineFixture.suspended(kind)
         await fixture.remote.seed([["id": "one", "text": "server"], ["id": "two", "text": "server"]], table: "TodoItem")
         await suspending.suspendNext(.read, at: .afterServer)
-        let pull = Task { try await fixture.todo.pull(queryId: "q") }
-        await suspending.waitUntilSuspended()
+        let pull = await suspending.parked { try await fixture.todo.pull(queryId: "q") }
         try await fixture.todo.insert(["id": "ONE", "text": "local"])
         await suspending.resume()
         try await pull.value
@@ -193,8 +192,7 @@ struct PullTests {
         await fixture.remote.seed([["id": "two", "text": "server"]], table: "TodoItem")
         try await fixture.todo.insert(["id": "one", "text": "local"])
         await suspending.suspendNext(.read, at: .afterServer)
-        let pull = Task { try await fixture.todo.pull(queryId: "q") }
-        await suspending.waitUntilSuspended()
+        let pull = await suspending.parked { try await fixture.todo.pull(queryId: "q") }
         var edited = try #require(try await fixture.todo.read(id: "one"))
         #expect(edited["version"] != nil)
         edited["text"] = "edited during the pull"

@@ -87,8 +87,7 @@ struct PurgeTests {
         let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a"])
         await suspending.suspendNext(.insert, at: .afterServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await fixture.context.push() }
         let purge = Task { try await fixture.todo.purge(force: true) }
         await suspending.resume()
         #expect(try await push.value.pushed == 1)

@@ -184,8 +184,7 @@ struct PushTests {
         let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "first"])
         await suspending.suspendNext(.insert, at: .afterServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await fixture.context.push() }
         // The push is waiting for its answer: reads and local writes still work, and the edit queues a new op.
         #expect(try await fixture.todo.read(id: "a")?["text"] == "first")
         try await fixture.todo.update(["id": "a", "text": "edited"])
@@ -204,8 +203,7 @@ struct PushTests {
         try await fixture.todo.insert(["id": "a", "text": "first"])
         try await fixture.todo.insert(["id": "b"])
         await suspending.suspendNext(.insert, at: .afterServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await fixture.context.push() }
         try await fixture.todo.update(["id": "a", "text": "local"])
         await fixture.remote.failNext(1, with: .server(status: 500, message: "later"), on: .update)
         await suspending.resume()
@@ -252,8 +250,7 @@ struct PushTests {
         let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a"])
         await suspending.suspendNext(.insert, at: .beforeServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await fixture.context.push() }
         // The push holds the sync gate, parked inside its request. Run the pull until it either queues behind
         // the gate (right) or reaches the remote (serialisation broken): whichever happens first ends the wait.
         let pull = Task { try await fixture.context.table("Other").pull() }
@@ -280,8 +277,7 @@ extension PushTests {
         let (fixture, suspending) = try await EngineFixture.suspended(kind)
         try await fixture.todo.insert(["id": "a", "text": "first"])
         await suspending.suspendNext(.insert, at: .afterServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await fixture.context.push() }
         try await fixture.todo.delete(["id": "a"])
         #expect(try await fixture.operations().map(\.kind) == [.insert, .delete])
         await suspending.resume()

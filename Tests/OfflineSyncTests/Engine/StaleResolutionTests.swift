@@ -103,8 +103,7 @@ struct StaleResolutionTests {
         let pushError = await #expect(throws: PushError.self) { try await fixture.context.push() }
         let error = try #require(pushError?.errors.first)
         await suspending.suspendNext(.insert, at: .beforeServer)
-        let push = Task { try await fixture.context.push() }
-        await suspending.waitUntilSuspended()
+        let push = await suspending.parked { try await fixture.context.push() }
         // The next push cleared the error rows and is resending the operation.
         let before = try await snapshot(fixture)
         #expect(before == Snapshot(operations: ["1 insert ABC r0"], errors: [], row: ["id": "ABC", "text": "initial value"]))
