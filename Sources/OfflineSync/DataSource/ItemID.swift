@@ -21,12 +21,8 @@ public enum ItemID {
     /// Whether `id` is a valid item id.
     public static func isValid(_ id: String) -> Bool { violation(in: id) == nil }
 
-    /// The key ids are matched by: ids that differ only in case share a key.
-    /// An id that is already lower-case ASCII is its own key (no copy is made).
-    static func key(_ id: String) -> String {
-        if id.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return id }
-        return id.lowercased()
-    }
+    /// The key ids are matched by: ids that differ only in case share a key (see ``ItemKey``).
+    static func key(_ id: String) -> ItemKey { ItemKey(id: id) }
 }
 
 /// The rules for table names: 1 to 255 characters from letters, digits, `_`, `-` and `.`, not starting with `.`
