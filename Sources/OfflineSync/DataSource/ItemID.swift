@@ -21,8 +21,35 @@ public enum ItemID {
     /// Whether `id` is a valid item id.
     public static func isValid(_ id: String) -> Bool { violation(in: id) == nil }
 
-    /// The key ids are matched by: ids that differ only in case share a key (see ``ItemKey``).
-    static func key(_ id: String) -> ItemKey { ItemKey(id: id) }
+    /// The key ids are matched by: ids that differ only in case share a key, and nothing else is folded.
+    ///
+    /// Swift's `String` equality treats canonically equivalent text as equal (`é` and `e` + U+0301), which would
+    /// merge two distinct ids. So a key that is not plain ASCII (after lower-casing) writes every byte outside
+    /// U+0020–U+007F as U+0001 plus two hex digits: an ASCII key, compared byte for byte. U+0001 cannot occur in a
+    /// valid id and is itself escaped, so the mapping is one-to-one. An id that is already lower-case printable ASCII
+    /// is its own key (no copy is made), which is the common case.
+    static func key(_ id: String) -> String {
+        if isPrintableASCII(id, allowingUpperCase: false) { return id }
+        let lower = id.lowercased()
+        if isPrintableASCII(lower, allowingUpperCase: true) { return lower }
+        let hex = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lower.utf8.count * 3)
+        for byte in lower.utf8 {
+            if byte >= 0x20 && byte < 0x80 {
+                bytes.append(byte)
+            } else {
+                bytes.append(0x01)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func isPrintableASCII(_ text: String, allowingUpperCase: Bool) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 && (allowingUpperCase || !($0 >= 0x41 && $0 <= 0x5A)) }
+    }
 }
 
 /// The rules for table names: 1 to 255 characters from letters, digits, `_`, `-` and `.`, not starting with `.`

@@ -4,7 +4,7 @@
 /// batch to disk between ``validate(_:)`` and ``apply(_:)``.
 public struct TableSet: Sendable {
     /// One table: items keyed by their lower-cased id.
-    var tables: [String: [ItemKey: JSONObject]] = [:]
+    var tables: [String: [String: JSONObject]] = [:]
 
     /// An empty set of tables.
     public init() {}
@@ -18,7 +18,7 @@ public struct TableSet: Sendable {
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
 
     /// Every item of `table`, in unspecified order.
-    public func items(table: String) -> Dictionary<ItemKey, JSONObject>.Values? { tables[table]?.values }
+    public func items(table: String) -> Dictionary<String, JSONObject>.Values? { tables[table]?.values }
 
     /// The item with `id` (case-insensitive), or nil.
     public func item(table: String, id: String) -> JSONObject? {

@@ -5,15 +5,15 @@
 /// `apply` that changed `__operations` succeeded, under the write gate. Every writer of `__operations` is the
 /// context itself, so use one `SyncContext` per data source.
 struct OperationIndex: Sendable {
-    private var idsByItem: [ItemKey: [Int64]] = [:]
+    private var idsByItem: [String: [Int64]] = [:]
 
     /// Indexes `operations`.
     init(_ operations: [TableOperation]) {
         for operation in operations.sorted(by: { $0.id < $1.id }) { insert(operation) }
     }
 
-    private static func key(table: String, itemId: String) -> ItemKey {
-        ItemKey(lowercased: table + "\u{0}" + ItemID.key(itemId).text)
+    private static func key(table: String, itemId: String) -> String {
+        table + "\u{0}" + ItemID.key(itemId)
     }
 
     /// The operation ids of one item (case-insensitive id), ascending: the last is the latest.
@@ -37,6 +37,6 @@ struct OperationIndex: Sendable {
     /// Forgets every operation of `table`.
     mutating func removeAll(table: String) {
         let prefix = table + "\u{0}"
-        idsByItem = idsByItem.filter { !$0.key.text.utf8.starts(with: prefix.utf8) }
+        idsByItem = idsByItem.filter { !$0.key.hasPrefix(prefix) }
     }
 }

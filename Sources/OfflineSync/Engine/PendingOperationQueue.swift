@@ -15,7 +15,7 @@ struct PendingOperationQueue: Sendable {
 
     /// The operations of one item (case-insensitive id), in queue order; the last one is the latest.
     func operations(table: String, itemId: String) async throws -> [TableOperation] {
-        let filter = Field("table") == .string(table) && Field("itemKey") == .string(ItemID.key(itemId).text)
+        let filter = Field("table") == .string(table) && Field("itemKey") == .string(ItemID.key(itemId))
         return try await read(Query(table: EngineTables.operations, filter: filter, orderBy: [.ascending("opId")]))
     }
 
@@ -33,9 +33,9 @@ struct PendingOperationQueue: Sendable {
     }
 
     /// The lower-cased ids of the items of `table` that have a queued operation.
-    func pendingItemKeys(table: String) async throws -> Set<ItemKey> {
+    func pendingItemKeys(table: String) async throws -> Set<String> {
         let query = Query(table: EngineTables.operations, filter: Field("table") == .string(table), select: ["itemKey"])
-        return Set(try await dataSource.read(query).items.compactMap { $0["itemKey"]?.stringValue.map(ItemKey.init(lowercased:)) })
+        return Set(try await dataSource.read(query).items.compactMap { $0["itemKey"]?.stringValue })
     }
 
     /// How many operations are queued for `table`.
@@ -83,7 +83,7 @@ struct PendingOperationQueue: Sendable {
             "kind": .string(operation.kind.rawValue),
             "table": .string(operation.table),
             "itemId": .string(operation.itemId),
-            "itemKey": .string(ItemID.key(operation.itemId).text),
+            "itemKey": .string(ItemID.key(operation.itemId)),
             "revision": .int(operation.revision),
         ]
         if operation.kind == .delete, let item = operation.item { row["item"] = .object(item) }

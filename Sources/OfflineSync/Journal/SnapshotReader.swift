@@ -10,7 +10,7 @@ struct SnapshotContents: Sendable {
 
 /// An item and the key it is stored under.
 struct KeyedItem: Sendable {
-    var key: ItemKey?
+    var key: String?
     var item: JSONObject
 
     /// `item` with the key of its string `id`, if it has one.
