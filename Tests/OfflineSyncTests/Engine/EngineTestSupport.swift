@@ -15,14 +15,15 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .inMemory:
             let store = InMemoryDataSource()
-            return TestStore(dataSource: store, reopen: { current in current })
+            return TestStore(dataSource: store, reopen: { current in current }, lease: nil)
         case .journal:
-            let directory = TemporaryDirectory().url
+            let lease = DirectoryLease(TemporaryDirectory())
+            let directory = lease.directory.url
             let store = try await JournalDataSource(directory: directory)
             return TestStore(dataSource: store, reopen: { current in
                 try await (current as? JournalDataSource)?.close()
-                return try await JournalDataSource(directory: directory)
-            })
+                return try await JournalDataSource(directory: withExtendedLifetime(lease) { directory })
+            }, lease: lease)
         }
     }
 }
@@ -32,6 +33,15 @@ struct TestStore: Sendable {
     var dataSource: any SyncContextDataSource
     /// Closes the given store and returns it reopened, as after a restart (the in-memory store returns itself).
     var reopen: @Sendable (any SyncContextDataSource) async throws -> any SyncContextDataSource
+    /// The store's directory, removed when the last copy of this store description is gone.
+    var lease: DirectoryLease?
+}
+
+/// Removes a test's temporary directory when the last reference to it goes away.
+final class DirectoryLease: Sendable {
+    let directory: TemporaryDirectory
+    init(_ directory: TemporaryDirectory) { self.directory = directory }
+    deinit { directory.remove() }
 }
 
 /// A context with its store and a fresh InMemoryRemote.
