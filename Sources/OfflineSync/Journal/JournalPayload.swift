@@ -15,6 +15,17 @@ enum JournalPayload {
         }
     }
 
+    /// Appends `elements` as a JSON array, each written by `write`.
+    private static func appendList<Element>(_ elements: [Element], into buffer: inout [UInt8],
+                                            _ write: (Element, inout [UInt8]) -> Void) {
+        buffer.append(UInt8(ascii: "["))
+        for (position, element) in elements.enumerated() {
+            if position > 0 { buffer.append(UInt8(ascii: ",")) }
+            write(element, &buffer)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
     /// Appends the payload for `changes`, which hold no filtered `deleteAll`.
     static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) {
         let writer = JSONWriter()
@@ -25,21 +36,15 @@ enum JournalPayload {
             case .upsert(let table, let items):
                 buffer.append(contentsOf: #"{"upsert":"#.utf8)
                 writer.writeString(table, into: &buffer)
-                buffer.append(contentsOf: #","items":["#.utf8)
-                for (position, item) in items.enumerated() {
-                    if position > 0 { buffer.append(UInt8(ascii: ",")) }
-                    writer.write(item, into: &buffer)
-                }
-                buffer.append(contentsOf: "]}".utf8)
+                buffer.append(contentsOf: #","items":"#.utf8)
+                appendList(items, into: &buffer) { writer.write($0, into: &$1) }
+                buffer.append(UInt8(ascii: "}"))
             case .delete(let table, let ids):
                 buffer.append(contentsOf: #"{"delete":"#.utf8)
                 writer.writeString(table, into: &buffer)
-                buffer.append(contentsOf: #","ids":["#.utf8)
-                for (position, id) in ids.enumerated() {
-                    if position > 0 { buffer.append(UInt8(ascii: ",")) }
-                    writer.writeString(id, into: &buffer)
-                }
-                buffer.append(contentsOf: "]}".utf8)
+                buffer.append(contentsOf: #","ids":"#.utf8)
+                appendList(ids, into: &buffer) { writer.writeString($0, into: &$1) }
+                buffer.append(UInt8(ascii: "}"))
             case .deleteAll(let table, _):
                 buffer.append(contentsOf: #"{"clear":"#.utf8)
                 writer.writeString(table, into: &buffer)

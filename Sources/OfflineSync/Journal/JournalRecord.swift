@@ -40,28 +40,12 @@ struct JournalRecord: Sendable {
 
     private static func appendEnvelope(sequence: Int64, generation: Int64, kind: String, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: #""s":"#.utf8)
-        appendDecimal(sequence, into: &buffer)
+        JSONWriter.appendDecimal(sequence, into: &buffer)
         buffer.append(contentsOf: #","g":"#.utf8)
-        appendDecimal(generation, into: &buffer)
+        JSONWriter.appendDecimal(generation, into: &buffer)
         buffer.append(contentsOf: #","k":""#.utf8)
         buffer.append(contentsOf: kind.utf8)
         buffer.append(contentsOf: #"","p":"#.utf8)
-    }
-
-    /// Appends `value` in decimal (no padding, `-` when negative) without building a string.
-    static func appendDecimal(_ value: Int64, into buffer: inout [UInt8]) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, most significant last
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for position in stride(from: count - 1, through: 0, by: -1) { buffer.append(scratch[position]) }
-        }
     }
 
     /// Decodes a line without its newline.

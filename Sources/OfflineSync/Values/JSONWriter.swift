@@ -98,23 +98,26 @@ public struct JSONWriter: Sendable {
     }
 
     private func writeInteger(_ number: Int64, into buffer: inout [UInt8]) {
-        if number >= 0 && number < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(number))
+        JSONWriter.appendDecimal(number, into: &buffer)
+    }
+
+    /// Appends `value` in decimal (no padding, `-` when negative) without building a string.
+    static func appendDecimal(_ value: Int64, into buffer: inout [UInt8]) {
+        if value >= 0 && value < 10 {
+            buffer.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        var magnitude = number.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, most significant last
         var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
+        withUnsafeMutableBytes(of: &digits) { scratch in
             repeat {
-                raw[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            if number < 0 { buffer.append(UInt8(ascii: "-")) }
-            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(raw[index]) }
+            for position in stride(from: count - 1, through: 0, by: -1) { buffer.append(scratch[position]) }
         }
     }
 

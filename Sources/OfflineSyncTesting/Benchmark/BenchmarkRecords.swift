@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// The store benchmark's deterministic data: records 0, 1, 2, … of a SplitMix64 stream seeded with 42, and
 /// W6's lookup sequence (seed 6), exactly as WORKLOAD.md specifies them.
 ///
@@ -41,7 +43,7 @@ public enum BenchmarkRecords {
                 text: String(("Task " + padded(index, digits: 6) + ": " + phrase).prefix(30)),
                 complete: complete,
                 priority: priority,
-                updatedAt: iso8601(milliseconds: milliseconds),
+                updatedAt: Timestamp.string(fromMilliseconds: Int64(milliseconds)),
                 version: version))
         }
         return records
@@ -84,22 +86,4 @@ public enum BenchmarkRecords {
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
-    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` for milliseconds since 1970 (UTC, proleptic Gregorian; days-to-civil after
-    /// H. Hinnant).
-    static func iso8601(milliseconds: UInt64) -> String {
-        let days = Int(milliseconds / 86_400_000)
-        let inDay = Int(milliseconds % 86_400_000)
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return padded(year, digits: 4) + "-" + padded(month, digits: 2) + "-" + padded(day, digits: 2) + "T"
-            + padded(inDay / 3_600_000, digits: 2) + ":" + padded(inDay / 60000 % 60, digits: 2) + ":"
-            + padded(inDay / 1000 % 60, digits: 2) + "." + padded(inDay % 1000, digits: 3) + "Z"
-    }
 }
