@@ -62,15 +62,26 @@ extension JournalDataSource {
         try await repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
     }
 
-    static func verify(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalVerification {
+    /// Takes the lock of the store at `path`, reads every file of it without changing anything, and runs `body`
+    /// with what was read; the lock is released afterwards.
+    private static func withLockedReading<Result>(
+        path: String, fileSystem: any FileSystem,
+        _ body: (StoreLayout, StoreReading) throws(JournalError) -> Result
+    ) async throws(JournalError) -> Result {
         let layout = StoreLayout(directory: path)
         guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         defer { lock.close() }
         let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
-        return JournalVerification(problems: problems(in: reading, layout: layout), generation: reading.manifest.generation,
-                                   records: reading.journals.reduce(0) { $0 + $1.recordCount },
-                                   lastSequence: reading.lastSequence)
+        return try body(layout, reading)
+    }
+
+    static func verify(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalVerification {
+        try await withLockedReading(path: path, fileSystem: fileSystem) { (layout, reading) throws(JournalError) in
+            JournalVerification(problems: problems(in: reading, layout: layout), generation: reading.manifest.generation,
+                                records: reading.journals.reduce(0) { $0 + $1.recordCount },
+                                lastSequence: reading.lastSequence)
+        }
     }
 
     static func problems(in reading: StoreReading, layout: StoreLayout) -> [JournalProblem] {
@@ -102,11 +113,15 @@ extension JournalDataSource {
     }
 
     static func repair(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalRepairReport {
-        let layout = StoreLayout(directory: path)
-        guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
-        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        defer { lock.close() }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
+        try await withLockedReading(path: path, fileSystem: fileSystem) { (layout, reading) throws(JournalError) in
+            try moveDamagedPartsAside(layout, reading, fileSystem: fileSystem)
+        }
+    }
+
+    /// Repair proper, under the lock: moves what `reading` found damaged aside and rewrites the manifest.
+    private static func moveDamagedPartsAside(
+        _ layout: StoreLayout, _ reading: StoreReading, fileSystem: any FileSystem
+    ) throws(JournalError) -> JournalRepairReport {
         var report = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
         let manifest = reading.manifest
         func moveAside(_ source: String) throws(JournalError) {

@@ -18,9 +18,7 @@ enum JournalCheckCommands {
             Terminal.out("sound: generation \(verification.generation), \(verification.records) records, last sequence \(verification.lastSequence)")
             return 0
         }
-        for problem in verification.problems {
-            Terminal.out("problem: \(problem.file) at byte \(problem.offset), sequence \(problem.sequence.map(String.init) ?? "unknown"): \(problem.message)")
-        }
+        printProblems(verification)
         Terminal.out("not sound: \(verification.problems.count) problem(s); `offline-sync repair \(arguments.positionals[0])` keeps the valid prefix")
         return 1
     }
@@ -32,9 +30,7 @@ enum JournalCheckCommands {
             Terminal.out("sound: nothing to repair (generation \(verification.generation), \(verification.records) records)")
             return 0
         }
-        for problem in verification.problems {
-            Terminal.out("problem: \(problem.file) at byte \(problem.offset): \(problem.message)")
-        }
+        printProblems(verification)
         if !arguments.flag("yes") {
             Terminal.write("Move the damaged part aside and keep the valid prefix? [y/N] ", to: 1)
             let answer = Terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -50,5 +46,12 @@ enum JournalCheckCommands {
         Terminal.out("repaired: kept \(report.recordsKept) records; moved \(report.bytesMovedAside) bytes aside:")
         for path in report.movedAside { Terminal.out("  \(path)") }
         return 0
+    }
+
+    /// One line per problem: file, byte offset, sequence number and what is wrong.
+    private static func printProblems(_ verification: JournalVerification) {
+        for problem in verification.problems {
+            Terminal.out("problem: \(problem.file) at byte \(problem.offset), sequence \(problem.sequence.map(String.init) ?? "unknown"): \(problem.message)")
+        }
     }
 }
