@@ -5,6 +5,9 @@ enum PushOutcome: Sendable {
     case succeeded(serverItem: JSONObject?)
     /// A 409/412 to hand to the conflict handler.
     case conflict(serverItem: JSONObject?, statusCode: Int)
+    /// A 409/412 caused by this device's own earlier attempt, whose answer was lost: the server row holds what
+    /// that attempt sent. Send the pending change again with the server row's version, without asking anyone.
+    case landedEarlier(serverItem: JSONObject)
     /// The operation failed; record an error and go on with the next operation.
     case failed(statusCode: Int?, message: String, serverItem: JSONObject?)
     /// Stop the push; every unsent operation stays queued.
@@ -15,7 +18,9 @@ enum PushOutcome: Sendable {
     ///   - kind: what was sent (an insert resent after `.useClient` is an update).
     ///   - sent: the body that was sent (the snapshot for a delete).
     ///   - result: the server's copy on success (nil for a delete), or the thrown error.
-    static func classify(kind: TableOperation.Kind, sent: JSONObject?, result: Result<JSONObject?, any Error>) -> PushOutcome {
+    ///   - attempts: the queued operation, whose earlier attempts may explain a 409/412; nil when none count.
+    static func classify(kind: TableOperation.Kind, sent: JSONObject?, result: Result<JSONObject?, any Error>,
+                         attempts: TableOperation? = nil) -> PushOutcome {
         let error: any Error
         switch result {
         case .success(let item): return .succeeded(serverItem: item)
@@ -40,6 +45,9 @@ enum PushOutcome: Sendable {
                 // An earlier attempt reached the server but its answer was lost: the server already holds
                 // exactly what we sent.
                 return .succeeded(serverItem: serverItem)
+            }
+            if let serverItem, attempts?.earlierAttemptLanded(in: serverItem) == true {
+                return .landedEarlier(serverItem: serverItem)
             }
             return .conflict(serverItem: serverItem, statusCode: remoteError.statusCode ?? 412)
         case .server, .invalidResponse:
@@ -86,7 +94,8 @@ enum PushOutcome: Sendable {
         }
     }
 
-    private static func resend(kind: TableOperation.Kind, item: JSONObject?, serverVersion: String?) -> ConflictStep {
+    /// Sends `item` again over the server's version (a delete: with that version), as a resolution does.
+    static func resend(kind: TableOperation.Kind, item: JSONObject?, serverVersion: String?) -> ConflictStep {
         if kind == .delete { return .resend(kind: .delete, item: item, version: serverVersion) }
         var body = SystemProperties.removingAll(from: item ?? [:])
         if let serverVersion { body["version"] = .string(serverVersion) }

@@ -29,10 +29,11 @@ extension SyncContext {
         }
         do {
             while !batch.isEmpty {
-                for candidate in batch {
-                    lastId = candidate.id
+                let ids = batch.map(\.id)
+                for (index, id) in ids.enumerated() {
+                    lastId = id
                     if Task.isCancelled { throw fail(.cancelled) }
-                    guard let prepared = try await prepareToSend(candidate.id) else { continue }
+                    guard let prepared = try await prepareToSend(id, upcoming: ids[(index + 1)...]) else { continue }
                     let step = await send(prepared)
                     switch try await finish(prepared, step) {
                     case .pushed: pushed += 1
@@ -72,40 +73,59 @@ extension SyncContext {
         case aborted(PushError.Reason, RemoteError?)
     }
 
-    /// Re-reads the operation (it may have been resolved since the batch was read), reads its item and marks it
-    /// in flight. Returns nil when the operation is gone.
-    private func prepareToSend(_ id: Int64) async throws -> PreparedOperation? {
+    /// Re-reads the operation (it may have been resolved since the batch was read), reads its item, marks it
+    /// attempted (with a run of `upcoming` operations) when it is not marked for this content yet, and marks it in
+    /// flight. Returns nil when the operation is gone.
+    private func prepareToSend(_ id: Int64, upcoming: ArraySlice<Int64>) async throws -> PreparedOperation? {
         try await holding(writeGate) {
             guard var operation = try await queue.operation(id: id) else { return nil }
-            var prepared = PreparedOperation(operation: operation, body: nil, problem: nil)
+            var body: JSONObject?
             switch operation.kind {
             case .delete:
-                prepared.body = operation.item
+                body = operation.item
             case .insert, .update:
-                guard let local = try await dataSource.read(table: operation.table, id: operation.itemId) else {
-                    prepared.problem = "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."
+                if let local = try await dataSource.read(table: operation.table, id: operation.itemId) {
+                    operation.item = local
+                    body = operation.kind == .insert
+                        ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
                     break
                 }
-                operation.item = local
-                prepared.operation = operation
-                prepared.body = operation.kind == .insert
-                    ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
+                // The local item is gone: a delete queued behind the operation says what the user wants (a queue
+                // written before attempts were recorded may hold such a pair). Whether this one ever left is
+                // unknown, so it counts as attempted and the pair becomes a delete that is sent.
+                var unsent = operation
+                unsent.attempted = true
+                let folded = try await foldingLater(into: unsent)
+                guard let merged = folded.operation, merged.kind == .delete else {
+                    return PreparedOperation(operation: operation, body: nil, problem:
+                        "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard.")
+                }
+                try await dataSource.apply(folded.changes)
+                for removed in folded.removed { operationIndex?.remove(removed) }
+                operation = merged
+                body = merged.item
+            }
+            let content = operation.kind == .delete ? nil : body
+            if operation.needsMark(sending: content) {
+                try await dataSource.apply(markingAttempted(&operation, sending: content, upcoming: upcoming))
             }
             inFlight.insert(id)
-            return prepared
+            return PreparedOperation(operation: operation, body: body, problem: nil)
         }
     }
 
-    /// Sends the operation, consulting the conflict handler on 409/412 (at most three rounds), and classifies
-    /// the result. Never throws: every failure is an outcome.
+    /// Sends the operation and classifies the result. A 409/412 caused by an earlier attempt of the operation
+    /// (``PushOutcome/landedEarlier(serverItem:)``) is answered by sending the pending change again over the
+    /// server's version; any other 409/412 goes to the conflict handler. At most ``maximumSendRounds`` requests.
+    /// Never throws: every failure is an outcome.
     private func send(_ prepared: PreparedOperation) async -> PushOutcome {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
-        let operation = prepared.operation
+        var operation = prepared.operation
         var kind = operation.kind
         var body = prepared.body
         var deleteVersion = SystemProperties.version(of: body)
         var lastConflict: (status: Int?, serverItem: JSONObject?) = (nil, nil)
-        for _ in 0..<3 {
+        for _ in 0..<Self.maximumSendRounds {
             let result: Result<JSONObject?, any Error>
             do {
                 switch kind {
@@ -119,22 +139,38 @@ extension SyncContext {
                 result = .failure(error)
             }
             if case .failure = result, Task.isCancelled { return .abort(.cancelled, nil) }
-            let outcome = PushOutcome.classify(kind: kind, sent: body, result: result)
-            guard case .conflict(let serverItem, let status) = outcome else { return outcome }
-            lastConflict = (status, serverItem)
-            let resolution: ConflictResolution
-            do {
-                let conflict = SyncConflict(operation: operation, localItem: body, serverItem: serverItem, statusCode: status)
-                resolution = try await conflictHandler?.resolve(conflict) ?? .fail
-            } catch is CancellationError {
-                return .abort(.cancelled, nil)
-            } catch {
-                return .failed(statusCode: status, message: "The conflict handler failed: \(error)", serverItem: serverItem)
+            let step: PushOutcome.ConflictStep
+            switch PushOutcome.classify(kind: kind, sent: body, result: result, attempts: operation) {
+            case .landedEarlier(let serverItem):
+                lastConflict = (nil, serverItem)
+                step = PushOutcome.resend(kind: kind, item: body, serverVersion: SystemProperties.version(of: serverItem))
+            case .conflict(let serverItem, let status):
+                lastConflict = (status, serverItem)
+                let resolution: ConflictResolution
+                do {
+                    let conflict = SyncConflict(operation: operation, localItem: body, serverItem: serverItem, statusCode: status)
+                    resolution = try await conflictHandler?.resolve(conflict) ?? .fail
+                } catch is CancellationError {
+                    return .abort(.cancelled, nil)
+                } catch {
+                    return .failed(statusCode: status, message: "The conflict handler failed: \(error)", serverItem: serverItem)
+                }
+                step = PushOutcome.step(for: resolution, kind: kind, itemId: operation.itemId, sent: body,
+                                        serverItem: serverItem, statusCode: status)
+                if case .resend(let newKind, let item?, _) = step, newKind != .delete {
+                    // The handler's content is a new attempt: remember it, so a lost answer to it is recognised too.
+                    do {
+                        operation = try await recordingResend(of: operation, sending: item)
+                    } catch {
+                        return .failed(statusCode: nil, message: "The resend could not be recorded: \(error)", serverItem: serverItem)
+                    }
+                }
+            case let outcome:
+                return outcome
             }
-            switch PushOutcome.step(for: resolution, kind: kind, itemId: operation.itemId, sent: body, serverItem: serverItem,
-                                    statusCode: status) {
+            switch step {
             case .record(let message):
-                return .failed(statusCode: status, message: message, serverItem: serverItem)
+                return .failed(statusCode: lastConflict.status, message: message, serverItem: lastConflict.serverItem)
             case .acceptServer(let item):
                 return .succeeded(serverItem: item)
             case .resend(let newKind, let item, let version):
@@ -143,60 +179,79 @@ extension SyncContext {
                 deleteVersion = version
             }
         }
-        return .failed(statusCode: lastConflict.status, message: "The conflict was still unresolved after three attempts.",
+        return .failed(statusCode: lastConflict.status ?? 412, message: "The conflict was still unresolved after \(Self.maximumSendRounds) requests.",
                        serverItem: lastConflict.serverItem)
     }
 
+    /// The most requests one operation sends in one push: the first, a resend over the version its own earlier
+    /// attempt produced, and the resends a conflict handler asks for.
+    static let maximumSendRounds = 4
+
     /// Applies the outcome in one `apply`: on success removes the operation and stores the server's item
-    /// (unless a newer operation exists for the item); on failure records the error.
+    /// (unless a newer operation exists for the item); otherwise folds the operations queued behind it for the same
+    /// item into it (``foldingLater(into:)``) and, for a failure, records the error.
     private func finish(_ prepared: PreparedOperation, _ outcome: PushOutcome) async throws -> FinishedOperation {
         let operation = prepared.operation
         return try await holding(writeGate) {
             defer { inFlight.remove(operation.id) }
+            let failure: (status: Int?, message: String, serverItem: JSONObject?)
             switch outcome {
             case .abort(let reason, let underlying):
+                let folded = try await foldingLater(into: operation)
+                try await dataSource.apply(folded.changes)
+                for removed in folded.removed { operationIndex?.remove(removed) }
                 return .aborted(reason, underlying)
             case .failed(let status, let message, let serverItem):
-                let error = TableOperationError(operation: operation, item: prepared.body, serverItem: serverItem,
-                                                statusCode: status, message: message)
-                try await dataSource.apply([OperationErrorStore.saving(error)])
-                return .failed(error)
+                failure = (status, message, serverItem)
             case .conflict(let serverItem, let status):
-                let error = TableOperationError(operation: operation, item: prepared.body, serverItem: serverItem,
-                                                statusCode: status, message: "Unresolved conflict.")
-                try await dataSource.apply([OperationErrorStore.saving(error)])
-                return .failed(error)
+                failure = (status, "Unresolved conflict.", serverItem)
+            case .landedEarlier(let serverItem):
+                failure = (412, "Unresolved conflict.", serverItem)
             case .succeeded(let serverItem):
-                var changes = queue.removing(operation.id)
-                let newer = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
-                    .contains { $0 != operation.id }
-                if newer, let version = serverItem?["version"], !SystemProperties.isDeleted(serverItem) {
-                    // The newer operation was built on this one: it must carry the version this one produced,
-                    // in the local item (updates) and in a delete's snapshot, or it would conflict with itself.
-                    if var local = try await dataSource.read(table: operation.table, id: operation.itemId) {
-                        local["version"] = version
-                        changes.append(.upsert(table: operation.table, items: [local]))
-                    }
-                    for var later in try await queue.operations(table: operation.table, itemId: operation.itemId)
-                    where later.id != operation.id && later.kind == .delete && later.item != nil {
-                        later.item?["version"] = version
-                        changes.append(queue.saving(later))
-                    }
-                }
-                if !newer, var serverItem {
-                    if SystemProperties.isDeleted(serverItem) {
-                        changes.append(.delete(table: operation.table, ids: [operation.itemId]))
-                    } else {
-                        if serverItem["id"]?.stringValue.map(ItemID.isValid) != true {
-                            serverItem["id"] = .string(operation.itemId)
-                        }
-                        changes.append(.upsert(table: operation.table, items: [serverItem]))
-                    }
-                }
-                try await dataSource.apply(changes)
-                operationIndex?.remove(operation)
-                return .pushed
+                return try await recordSuccess(of: operation, serverItem: serverItem)
+            }
+            let folded = try await foldingLater(into: operation)
+            var changes = folded.changes
+            let error = TableOperationError(operation: folded.operation ?? operation, item: prepared.body,
+                                            serverItem: failure.serverItem, statusCode: failure.status, message: failure.message)
+            if folded.operation != nil { changes.append(OperationErrorStore.saving(error)) }
+            try await dataSource.apply(changes)
+            for removed in folded.removed { operationIndex?.remove(removed) }
+            return .failed(error)
+        }
+    }
+
+    /// Removes the pushed operation and stores the server's item, unless a newer operation exists for the item
+    /// (which then takes the server's version). Call while holding the write gate.
+    private func recordSuccess(of operation: TableOperation, serverItem: JSONObject?) async throws -> FinishedOperation {
+        var changes = queue.removing(operation.id)
+        let newer = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
+            .contains { $0 != operation.id }
+        if newer, let version = serverItem?["version"], !SystemProperties.isDeleted(serverItem) {
+            // The newer operation was built on this one: it must carry the version this one produced,
+            // in the local item (updates) and in a delete's snapshot, or it would conflict with itself.
+            if var local = try await dataSource.read(table: operation.table, id: operation.itemId) {
+                local["version"] = version
+                changes.append(.upsert(table: operation.table, items: [local]))
+            }
+            for var later in try await queue.operations(table: operation.table, itemId: operation.itemId)
+            where later.id != operation.id && later.kind == .delete && later.item != nil {
+                later.item?["version"] = version
+                changes.append(queue.saving(later))
             }
         }
+        if !newer, var serverItem {
+            if SystemProperties.isDeleted(serverItem) {
+                changes.append(.delete(table: operation.table, ids: [operation.itemId]))
+            } else {
+                if serverItem["id"]?.stringValue.map(ItemID.isValid) != true {
+                    serverItem["id"] = .string(operation.itemId)
+                }
+                changes.append(.upsert(table: operation.table, items: [serverItem]))
+            }
+        }
+        try await dataSource.apply(changes)
+        operationIndex?.remove(operation)
+        return .pushed
     }
 }

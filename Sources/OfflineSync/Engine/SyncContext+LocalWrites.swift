@@ -58,8 +58,8 @@ extension SyncContext {
     private func recordLocalWrite(_ action: TableOperation.Kind, table: String, id: String, itemChange: StoreChange,
                                   snapshot: JSONObject?) async throws {
         let latest = try await latestOperation(table: table, itemId: id)
-        let decision = OperationCollapse.decide(pending: latest?.kind, inFlight: latest.map { inFlight.contains($0.id) } ?? false,
-                                                action: action)
+        let decision = OperationCollapse.decide(pending: latest?.kind, attempted: latest?.attempted ?? false,
+                                                inFlight: latest.map { inFlight.contains($0.id) } ?? false, action: action)
         var changes = [itemChange]
         var added: TableOperation?, removed: TableOperation?
         switch (decision, latest) {

@@ -27,14 +27,29 @@ public struct TableOperation: Sendable, Hashable {
     /// Bumped on every change of the operation (a collapse, a resolution); an error recorded for an older
     /// revision can no longer be resolved.
     public var revision: Int64
+    /// Whether a request for this operation may already have reached the server.
+    ///
+    /// Set, and stored, before a push sends the operation; kept across restarts and collapses until the operation
+    /// leaves the queue. A later delete never drops an attempted insert: it becomes a delete that is sent.
+    public var attempted: Bool
+    /// The contents (the item without `version`, `updatedAt`, `createdAt` and `deleted`) that attempts of this
+    /// operation may have sent, oldest first, at most ``maximumSentContents``. A 409 or 412 whose server row holds
+    /// one of them was caused by this device's own earlier attempt, not by another writer.
+    public var sentContents: [JSONObject]
+
+    /// How many contents ``sentContents`` keeps; older ones are forgotten first.
+    public static let maximumSentContents = 8
 
     /// Creates an operation value.
-    public init(id: Int64, kind: Kind, table: String, itemId: String, item: JSONObject?, revision: Int64 = 0) {
+    public init(id: Int64, kind: Kind, table: String, itemId: String, item: JSONObject?, revision: Int64 = 0,
+                attempted: Bool = false, sentContents: [JSONObject] = []) {
         self.id = id
         self.kind = kind
         self.table = table
         self.itemId = itemId
         self.item = item
         self.revision = revision
+        self.attempted = attempted
+        self.sentContents = sentContents
     }
 }

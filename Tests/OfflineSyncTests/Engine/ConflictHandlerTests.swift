@@ -97,12 +97,12 @@ struct ConflictHandlerTests {
         #expect(error?.errors.first?.message.contains("conflict handler") == true)
     }
 
-    @Test func aConflictThatKeepsComingBackEndsAfterThreeRounds() async throws {
+    @Test func aConflictThatKeepsComingBackEndsAfterTheRoundLimit() async throws {
         let fixture = try await conflictingUpdate(.inMemory, handler: FixedResolution(.useClient))
         await fixture.remote.failNext(5, with: .preconditionFailed(serverItem: ["id": "a", "text": "again", "version": "x"]), on: .update)
         let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
         #expect(error?.errors.count == 1)
-        #expect(await fixture.remote.requests.filter { $0.hasPrefix("PATCH") }.count == 3)
+        #expect(await fixture.remote.requests.filter { $0.hasPrefix("PATCH") }.count == SyncContext.maximumSendRounds)
     }
 
     @Test(arguments: StoreKind.allCases)

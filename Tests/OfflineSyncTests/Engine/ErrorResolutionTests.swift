@@ -114,7 +114,8 @@ struct ErrorResolutionTests {
     func resolvingAReQueuedOperationThrows(_ kind: StoreKind) async throws {
         let fixture = try await EngineFixture(kind)
         let error = try await failedOperation(fixture)
-        try await fixture.todo.delete(["id": "ABC"])          // insert + delete: the op is removed
+        try await fixture.todo.delete(["id": "ABC"])          // attempted insert + delete: a delete
+        try await fixture.context.push()                      // sent: the op is gone
         try await fixture.todo.insert(["id": "ABC"])          // a new op with a new id
         await #expect(throws: SyncError.self) { try await fixture.context.keepAndUpdate(error, with: ["id": "ABC"]) }
         #expect(try await fixture.operations().map(\.id) == [2])

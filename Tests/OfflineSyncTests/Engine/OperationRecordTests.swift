@@ -19,6 +19,24 @@ struct OperationRecordTests {
         #expect(try PendingOperationQueue.operation(from: PendingOperationQueue.row(for: operation)) == operation)
     }
 
+    @Test func anAttemptedOperationRoundTripsWithWhatItSent() throws {
+        let operation = TableOperation(id: 4, kind: .update, table: "TodoItem", itemId: "a", item: nil, revision: 1,
+                                       attempted: true, sentContents: [["id": "a", "text": "A"], ["id": "a", "text": "B"]])
+        let row = PendingOperationQueue.row(for: operation)
+        #expect(row["attempted"] == true)
+        #expect(try PendingOperationQueue.operation(from: row) == operation)
+        let plain = PendingOperationQueue.row(for: TableOperation(id: 5, kind: .update, table: "T", itemId: "b", item: nil))
+        #expect(plain["attempted"] == nil && plain["sent"] == nil)
+    }
+
+    @Test func anOperationRowWhoseSentContentsAreNotObjectsIsACorruptRecordError() {
+        var row = PendingOperationQueue.row(for: TableOperation(id: 4, kind: .update, table: "T", itemId: "a", item: nil))
+        for damaged: JSONValue in ["text", [1], [["id": "a"], "x"]] {
+            row["sent"] = damaged
+            #expect(throws: SyncError.self) { try PendingOperationQueue.operation(from: row) }
+        }
+    }
+
     @Test func rowIdsSortLikeOperationIdsAndAreValidItemIds() {
         let ids: [Int64] = [1, 9, 10, 123_456_789, Int64.max]
         let rows = ids.map(EngineTables.rowID(forOperation:))
@@ -31,7 +49,8 @@ struct OperationRecordTests {
     }
 
     @Test func anErrorRoundTripsWithItsOperationIdAndRevision() throws {
-        let operation = TableOperation(id: 3, kind: .update, table: "TodoItem", itemId: "ABC", item: ["id": "ABC"], revision: 4)
+        let operation = TableOperation(id: 3, kind: .update, table: "TodoItem", itemId: "ABC", item: ["id": "ABC"], revision: 4,
+                                       attempted: true, sentContents: [["id": "ABC", "text": "sent"]])
         let error = TableOperationError(operation: operation, item: ["id": "ABC"], serverItem: ["id": "ABC", "text": "s"],
                                         statusCode: 412, message: "changed")
         guard case .upsert(_, let rows) = OperationErrorStore.saving(error), let row = rows.first else {

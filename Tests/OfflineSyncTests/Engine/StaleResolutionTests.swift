@@ -3,7 +3,7 @@ import Testing
 import OfflineSyncTesting
 
 /// Resolving an error whose operation is not in flight but changed since the error was recorded (collapsed into,
-/// collapsed away, re-queued, pushed) throws the exact `SyncError` and changes nothing (API.md, "Push").
+/// turned into a delete, re-queued, pushed) throws the exact `SyncError` and changes nothing (API.md, "Push").
 struct StaleResolutionTests {
     enum Method: String, Sendable, CaseIterable, CustomTestStringConvertible {
         case cancelAndDiscard, cancelAndUpdate, keepAndUpdate
@@ -24,10 +24,10 @@ struct StaleResolutionTests {
         case updateCollapsedIntoIt
         /// A delete turned the failed update into a delete (same op, new kind).
         case deleteTurnedItIntoADelete
-        /// A delete removed the failed insert.
-        case deleteRemovedIt
-        /// A delete removed the failed insert and a new insert queued another op for the item.
-        case reQueuedAfterRemoval
+        /// A delete turned the failed insert, which may have reached the server, into a delete (same op, new kind).
+        case deleteTurnedTheAttemptedInsertIntoADelete
+        /// A delete turned the failed insert into a delete, the next push sent it, and a new insert queued another op.
+        case reQueuedAfterThePushedDelete
         /// The next push sent it, and a new edit queued another op for the item.
         case pushedThenEditedAgain
         var testDescription: String { rawValue }
@@ -72,12 +72,13 @@ struct StaleResolutionTests {
                 try await fixture.todo.delete(["id": "ABC"])
                 expected = .operationChanged(operationId: 1, table: "TodoItem", itemId: "ABC")
                 expectedState = Snapshot(operations: ["1 delete ABC r1"], errors: [], row: nil)
-            case .deleteRemovedIt:
+            case .deleteTurnedTheAttemptedInsertIntoADelete:
                 try await fixture.todo.delete(["id": "ABC"])
-                expected = .operationNotFound(operationId: 1, table: "TodoItem", itemId: "ABC")
-                expectedState = Snapshot(operations: [], errors: [], row: nil)
-            case .reQueuedAfterRemoval:
+                expected = .operationChanged(operationId: 1, table: "TodoItem", itemId: "ABC")
+                expectedState = Snapshot(operations: ["1 delete ABC r1"], errors: [], row: nil)
+            case .reQueuedAfterThePushedDelete:
                 try await fixture.todo.delete(["id": "ABC"])
+                #expect(try await fixture.context.push().pushed == 1)
                 try await fixture.todo.insert(["id": "ABC", "text": "again"])
                 expected = .operationNotFound(operationId: 1, table: "TodoItem", itemId: "ABC")
                 expectedState = Snapshot(operations: ["2 insert ABC r0"], errors: [], row: ["id": "ABC", "text": "again"])

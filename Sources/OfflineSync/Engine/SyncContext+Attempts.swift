@@ -1,0 +1,70 @@
+extension SyncContext {
+    /// How many queued operations one mark stores as attempted: the one about to be sent and the ones after it,
+    /// so that a push pays one `apply` per run of operations, not one per operation. Marking an operation that is
+    /// not sent after all is harmless: it only makes a later delete of its item reach the server.
+    static let attemptMarkRun = 16
+
+    /// The changes that mark `operation` attempted with `body`, and the not yet attempted operations among
+    /// `upcoming` (ids in queue order) with their current content. Call while holding the write gate.
+    func markingAttempted(_ operation: inout TableOperation, sending body: JSONObject?,
+                          upcoming: ArraySlice<Int64>) async throws -> [StoreChange] {
+        operation.markAttempted(sending: body)
+        var changes = [queue.saving(operation)]
+        for id in upcoming.prefix(Self.attemptMarkRun - 1) where !inFlight.contains(id) {
+            guard var next = try await queue.operation(id: id), !next.attempted else { continue }
+            let local = next.kind == .delete ? nil : try await dataSource.read(table: next.table, id: next.itemId)
+            next.markAttempted(sending: local)
+            changes.append(queue.saving(next))
+        }
+        return changes
+    }
+
+    /// Stores `body` among the contents the in-flight `operation` sent, before a resend that a conflict handler
+    /// asked for leaves; returns the operation as stored.
+    func recordingResend(of operation: TableOperation, sending body: JSONObject) async throws -> TableOperation {
+        try await holding(writeGate) {
+            var stored = try await queue.operation(id: operation.id) ?? operation
+            guard stored.needsMark(sending: body) else { return stored }
+            stored.markAttempted(sending: body)
+            try await dataSource.apply([queue.saving(stored)])
+            return stored
+        }
+    }
+
+    /// What folding the operations queued behind an operation of the same item comes to.
+    struct FoldedOperations: Sendable {
+        /// The operation at the earlier position, or nil when none is left.
+        var operation: TableOperation?
+        /// The changes that store the fold (empty when nothing was queued behind it).
+        var changes: [StoreChange]
+        /// The operations the fold removed from the queue, for the operation index once the changes are applied.
+        var removed: [TableOperation]
+    }
+
+    /// Folds the operations queued for `operation`'s item behind it (while it was in flight) into it, by the
+    /// collapse rules (``OperationCollapse/folding(_:into:)``), so that no operation is left that can never be
+    /// sent. Call while holding the write gate; apply ``FoldedOperations/changes``, then forget
+    /// ``FoldedOperations/removed`` in the index.
+    func foldingLater(into operation: TableOperation) async throws -> FoldedOperations {
+        let later = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
+            .filter { $0 > operation.id }
+        var result = FoldedOperations(operation: operation, changes: [], removed: [])
+        for id in later {
+            guard let next = try await queue.operation(id: id), let current = result.operation else { continue }
+            switch OperationCollapse.folding(next, into: current) {
+            case .merged(let merged):
+                result.operation = merged
+                result.changes += queue.removing(next.id)
+                result.removed.append(next)
+            case .bothRemoved:
+                result.operation = nil
+                result.changes += queue.removing(next.id) + queue.removing(current.id)
+                result.removed += [next, current]
+            case .separate:
+                return result
+            }
+        }
+        if let folded = result.operation, folded != operation { result.changes.append(queue.saving(folded)) }
+        return result
+    }
+}
