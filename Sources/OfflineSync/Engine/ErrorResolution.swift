@@ -8,6 +8,7 @@ extension SyncContext {
             try await dataSource.apply(queue.removing(operation.id)
                                        + [.delete(table: operation.table, ids: [operation.itemId])])
             operationIndex?.remove(operation)
+            ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
 
@@ -20,6 +21,7 @@ extension SyncContext {
             let stored = try Self.resolutionItem(item, for: operation)
             try await dataSource.apply(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
             operationIndex?.remove(operation)
+            ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
 
@@ -53,6 +55,7 @@ extension SyncContext {
             }
             changes.append(queue.saving(operation))
             try await dataSource.apply(changes)
+            ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
 

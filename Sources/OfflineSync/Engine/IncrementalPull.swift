@@ -86,6 +86,10 @@ extension SyncContext {
             if !upserts.isEmpty { changes.append(.upsert(table: table, items: upserts)) }
             if let (value, queryId) = token { changes.append(DeltaTokenStore.saving(value, table: table, queryId: queryId)) }
             if !changes.isEmpty { try await dataSource.apply(changes) }
+            for item in items {
+                guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }
+                ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
+            }
         }
     }
 }

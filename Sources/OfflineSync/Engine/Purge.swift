@@ -22,11 +22,13 @@ extension SyncContext {
                         .deleteAll(table: table, matching: nil),
                     ])
                     operationIndex?.removeAll(table: table)
+                    ownVersions.forgetAll(table: table)
                     return
                 }
                 guard operations.isEmpty else {
                     throw SyncError.purgeBlocked(table: table, pendingOperations: operations.count)
                 }
+                ownVersions.forgetAll(table: table)
                 guard let query, query.skip != nil || query.top != nil || !query.orderBy.isEmpty else {
                     try await dataSource.apply([.deleteAll(table: table, matching: query?.filter)])
                     return

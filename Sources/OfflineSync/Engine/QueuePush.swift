@@ -225,12 +225,15 @@ extension SyncContext {
     /// (which then takes the server's version). Call while holding the write gate.
     private func recordSuccess(of operation: TableOperation, serverItem: JSONObject?) async throws -> FinishedOperation {
         var changes = queue.removing(operation.id)
+        // The local item's version that the server's answer replaces, when it does.
+        var replacedVersion = operation.kind == .delete ? nil : SystemProperties.version(of: operation.item)
         let newer = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
             .contains { $0 != operation.id }
         if newer, let version = serverItem?["version"], !SystemProperties.isDeleted(serverItem) {
             // The newer operation was built on this one: it must carry the version this one produced,
             // in the local item (updates) and in a delete's snapshot, or it would conflict with itself.
             if var local = try await dataSource.read(table: operation.table, id: operation.itemId) {
+                replacedVersion = SystemProperties.version(of: local)
                 local["version"] = version
                 changes.append(.upsert(table: operation.table, items: [local]))
             }
@@ -252,6 +255,12 @@ extension SyncContext {
         }
         try await dataSource.apply(changes)
         operationIndex?.remove(operation)
+        if SystemProperties.isDeleted(serverItem) || operation.kind == .delete {
+            ownVersions.forget(table: operation.table, itemId: operation.itemId)
+        } else {
+            ownVersions.record(table: operation.table, itemId: operation.itemId, replaced: replacedVersion,
+                               by: SystemProperties.version(of: serverItem))
+        }
         return .pushed
     }
 }

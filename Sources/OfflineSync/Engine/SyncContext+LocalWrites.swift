@@ -36,11 +36,12 @@ extension SyncContext {
         try Self.validateTable(table)
         let id = try Self.itemID(of: item, table: table)
         try Self.validateContent(item, table: table)
-        try await holding(writeGate) {
-            try await recordLocalWrite(.update, table: table, id: id, itemChange: .upsert(table: table, items: [item]),
+        return try await holding(writeGate) {
+            let stored = try await rebasedOnOwnPush(item, table: table, id: id)
+            try await recordLocalWrite(.update, table: table, id: id, itemChange: .upsert(table: table, items: [stored]),
                                        snapshot: nil)
+            return stored
         }
-        return item
     }
 
     /// Deletes the item locally and queues or collapses a delete carrying `item` as its snapshot.
@@ -48,9 +49,21 @@ extension SyncContext {
         try Self.validateTable(table)
         let id = try Self.itemID(of: item, table: table)
         try await holding(writeGate) {
+            let snapshot = try await rebasedOnOwnPush(item, table: table, id: id)
             try await recordLocalWrite(.delete, table: table, id: id, itemChange: .delete(table: table, ids: [id]),
-                                       snapshot: item)
+                                       snapshot: snapshot)
         }
+    }
+
+    /// `item` with the local item's version when the version it carries was replaced by this device's own push
+    /// (``OwnVersionHistory``): the caller read the item before that push landed. Call while holding the write gate.
+    private func rebasedOnOwnPush(_ item: JSONObject, table: String, id: String) async throws -> JSONObject {
+        guard let replacement = ownVersions.replacement(for: SystemProperties.version(of: item), table: table, itemId: id),
+              SystemProperties.version(of: try await dataSource.read(table: table, id: id)) == replacement
+        else { return item }
+        var item = item
+        item["version"] = .string(replacement)
+        return item
     }
 
     /// Collapses `action` against the item's latest operation and applies the item change with the queue

@@ -43,6 +43,8 @@ public actor SyncContext {
     var nextOperationId: Int64?
     /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``).
     var operationIndex: OperationIndex?
+    /// The item versions this context's own pushes replaced (see ``OwnVersionHistory``).
+    var ownVersions = OwnVersionHistory()
     private var observers: [Int: AsyncStream<SyncProgress>.Continuation] = [:]
     private var nextObserverKey = 0
 

@@ -2,7 +2,7 @@
 ///
 /// The store benchmark draws every record and every lookup from it, so that OfflineSync's bench and the
 /// GRDB bench produce byte-identical data (WORKLOAD.md, "Records").
-public struct SplitMix64: Sendable, Hashable {
+public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state; it advances by a fixed odd constant on every draw.
     public private(set) var state: UInt64
 
