@@ -29,7 +29,8 @@ enum StoreCommands {
             let operations = try await context.pendingOperations()
             Terminal.out("Pending operations: \(operations.count)")
             for operation in operations {
-                Terminal.out("  #\(operation.id) \(operation.kind.rawValue) \(operation.table)/\(operation.itemId)")
+                let attempted = operation.attempted ? " (attempted: it may have reached the server)" : ""
+                Terminal.out("  #\(operation.id) \(operation.kind.rawValue) \(operation.table)/\(operation.itemId)\(attempted)")
             }
             let errors = try await context.operationErrors()
             Terminal.out("Errors from the last push: \(errors.count)")

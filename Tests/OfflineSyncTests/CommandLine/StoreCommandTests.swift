@@ -27,7 +27,7 @@ struct StoreCommandTests {
         let outcome = try await ToolProcess.run(["inspect", directory.path])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("Pending operations: 1"))
-        #expect(outcome.standardOutput.contains("insert TodoItem/a1"))
+        #expect(outcome.standardOutput.contains("#1 insert TodoItem/a1 (attempted: it may have reached the server)"))
         #expect(outcome.standardOutput.contains("Errors from the last push: 1"))
         #expect(outcome.standardOutput.contains("insert TodoItem/a1 (HTTP 500): The server answered 500: boom"))
     }
