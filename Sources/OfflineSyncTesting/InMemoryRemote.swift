@@ -16,7 +16,7 @@ public import OfflineSync
 /// #expect(await remote.requests == ["GET TodoItem", "GET TodoItem"])
 /// ```
 ///
-/// Semantics (protocol.md §2, §5, §8–§10, Node/.NET v2 servers):
+/// Semantics (those of the Node and .NET v2 servers):
 /// - every write sets a new opaque `version` (base64, like the real servers) and `updatedAt` (UTC with
 ///   milliseconds, from the injectable clock); inserts set `createdAt`;
 /// - insert of an existing id (also soft-deleted) answers 409 with the server's row; a body holding

@@ -1,4 +1,4 @@
-/// The collapse table of the operation queue (model-system.md §4) as a pure value: what a new local action does
+/// The collapse table of the operation queue as a pure value: what a new local action does
 /// to the latest pending operation of the same item.
 ///
 /// | pending (not in flight) | new insert | new update | new delete |

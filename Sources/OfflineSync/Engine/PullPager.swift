@@ -1,4 +1,4 @@
-/// The pull page loop (model-system.md §6.5) as a pure value: from what each page held to the next request,
+/// The pull page loop as a pure value: from what each page held to the next request,
 /// or the end. No I/O: the reference request sequences are unit tests of this value.
 ///
 /// - A full pull pages with `skip = originalSkip + records so far` and `top = min(pageSize, remaining)`, and

@@ -1,4 +1,4 @@
-/// Push outcome classification (style.md §4) as pure values: what one remote answer means for the operation,
+/// Push outcome classification as pure values: what one remote answer means for the operation,
 /// and what a conflict resolution turns into.
 enum PushOutcome: Sendable {
     /// The server accepted the operation (or it counts as accepted); `serverItem` is its copy, when any.

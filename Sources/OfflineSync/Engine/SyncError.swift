@@ -11,7 +11,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidID(table: String, id: JSONValue, reason: String)
     /// An insert of an id that already exists in the local table.
     case duplicateInsert(table: String, id: String)
-    /// The pending operation for the item does not allow the new action (model-system.md §4).
+    /// The pending operation for the item does not allow the new action.
     case operationNotAllowed(table: String, id: String, pending: TableOperation.Kind, requested: TableOperation.Kind)
     /// The item cannot be used (for example a typed model that does not encode to a JSON object).
     case invalidItem(table: String, reason: String)

@@ -1,7 +1,7 @@
 /// One pending change of the operation queue (`__operations`), waiting to be pushed.
 ///
 /// Operations are pushed in ascending ``id`` order across all tables. Later local writes to the same item are
-/// collapsed into the pending operation (model-system.md §4), which keeps its id and so its position.
+/// collapsed into the pending operation, which keeps its id and so its position.
 public struct TableOperation: Sendable, Hashable {
     /// What the operation does on the server.
     public enum Kind: String, Sendable {

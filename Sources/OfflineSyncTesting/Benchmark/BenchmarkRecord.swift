@@ -1,6 +1,6 @@
 public import OfflineSync
 
-/// One record of the store benchmark (table `TodoItem`), as WORKLOAD.md defines it.
+/// One record of the store benchmark (table `TodoItem`).
 public struct BenchmarkRecord: Sendable, Hashable {
     /// A version-4 UUID in upper-case canonical form.
     public var id: String
@@ -33,7 +33,7 @@ public struct BenchmarkRecord: Sendable, Hashable {
         ]
     }
 
-    /// The canonical JSON text: the six keys in WORKLOAD.md's order, no spaces, nothing escaped.
+    /// The canonical JSON text: the six keys in the benchmark's order, no spaces, nothing escaped.
     public var canonicalJSON: String {
         "{\"id\":\"\(id)\",\"text\":\"\(text)\",\"complete\":\(complete),\"priority\":\(priority),"
             + "\"updatedAt\":\"\(updatedAt)\",\"version\":\"\(version)\"}"

@@ -1,7 +1,7 @@
 import OfflineSync
 
 /// The store benchmark's deterministic data: records 0, 1, 2, … of a SplitMix64 stream seeded with 42, and
-/// W6's lookup sequence (seed 6), exactly as WORKLOAD.md specifies them.
+/// W6's lookup sequence (seed 6), exactly as the store benchmark specifies them.
 ///
 /// ```swift
 /// let records = BenchmarkRecords.generate(count: 2_000)
@@ -25,7 +25,7 @@ public enum BenchmarkRecords {
     /// Milliseconds in 365 days: `updatedAt` falls anywhere in 2026.
     static let spanMilliseconds: UInt64 = 31_536_000_000
 
-    /// Records `0..<count` of the stream seeded with `seed`; record i takes seven draws, in WORKLOAD.md's order.
+    /// Records `0..<count` of the stream seeded with `seed`; record i takes seven draws, in the benchmark's order.
     public static func generate(count: Int, seed: UInt64 = BenchmarkRecords.seed) -> [BenchmarkRecord] {
         var generator = SplitMix64(seed: seed)
         var records: [BenchmarkRecord] = []

@@ -9,7 +9,7 @@ import Testing
 struct BenchRunTests {
     static let sizes = BenchSizes(divisor: 100)
 
-    /// Every metric WORKLOAD.md names, with its unit. `w4_bare_open_ms` is absent: the stores load every record on
+    /// Every metric the store benchmark names, with its unit. `w4_bare_open_ms` is absent: the stores load every record on
     /// open, so they have no bare open to report.
     static let expectedMetrics: [String: String] = [
         "d0_fsyncs_per_s": "fsyncs/s", "w1_writes_per_s": "writes/s", "w2_writes_per_s": "writes/s",

@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// Cancelling a pull (with its pre-push) at each point leaves an exact, consistent store, and a follow-up pull
-/// ends well (model-system.md §12.4–12.5).
+/// ends well.
 ///
 /// Setup: `id1` is inserted locally (text "local"); the server holds `id2` and `id3`; every server timestamp is
 /// one frozen instant, so the pull pages by `skip` in id order: [id1, id2], [id1, id2] again (the token moved),

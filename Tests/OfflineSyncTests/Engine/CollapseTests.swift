@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// The collapse rules through the context and their effect on push (model-system.md §4, §12.1–12.2).
+/// The collapse rules through the context and their effect on push.
 struct CollapseTests {
     @Test(arguments: StoreKind.allCases)
     func insertThenUpdateSendsOnePostWithTheLatestBody(_ kind: StoreKind) async throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// 409/412 answers go to the ConflictHandler with the server's item (model-system.md §11.3).
+/// 409/412 answers go to the ConflictHandler with the server's item.
 struct ConflictHandlerTests {
     /// A pulled item edited on the server by another device, then locally: the push gets a 412.
     private func conflictingUpdate(_ kind: StoreKind, handler: (any ConflictHandler)?) async throws -> EngineFixture {

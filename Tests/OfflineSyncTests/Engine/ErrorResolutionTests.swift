@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Resolving errors from a real push (model-system.md §5.3, §11.2, §12.10).
+/// Resolving errors from a real push.
 struct ErrorResolutionTests {
     /// Inserts {id: ABC, text: "initial value"}, has its push fail with 500, returns the error.
     private func failedOperation(_ fixture: EngineFixture, kind: TableOperation.Kind = .insert) async throws -> TableOperationError {
@@ -129,7 +129,7 @@ struct ErrorResolutionTests {
     }
 }
 
-/// Changing the kind of a failed operation (model-system.md §12.10, "modify operation type").
+/// Changing the kind of a failed operation.
 struct OperationKindChangeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var from: TableOperation.Kind

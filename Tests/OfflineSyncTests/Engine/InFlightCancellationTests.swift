@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Cancelling a push while one of its requests is in flight (model-system.md §12.4 "push cancellation"):
+/// Cancelling a push while one of its requests is in flight:
 /// the exact queue, store and server state for each moment the cancellation can hit.
 struct InFlightCancellationTests {
     /// The ways a remote reports a cancelled request.

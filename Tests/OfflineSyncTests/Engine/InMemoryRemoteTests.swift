@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The back-end simulator keeps the reference server's semantics (protocol.md §2, §5, §8–§10).
+/// The back-end simulator keeps the reference server's semantics.
 struct InMemoryRemoteTests {
     @Test func insertAssignsSystemPropertiesWithMilliseconds() async throws {
         let remote = InMemoryRemote()

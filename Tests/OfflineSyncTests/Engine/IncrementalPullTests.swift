@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Incremental pull with delta tokens (model-system.md §6.4–6.5, §12.7; protocol.md §11.1).
+/// Incremental pull with delta tokens.
 struct IncrementalPullTests {
     private func date(_ text: String) throws -> Date { try #require(Timestamp.date(from: text)) }
 

@@ -3,7 +3,7 @@ import Testing
 import OfflineSyncTesting
 
 /// Incremental pull over `updatedAt` values that are not the server's canonical `…Z` form, or missing: the delta
-/// token is computed from instants, and the page loop neither loops nor skips (model-system.md §6.4–6.5).
+/// token is computed from instants, and the page loop neither loops nor skips.
 struct IncrementalPullTimestampTests {
     /// A server that keeps its rows' `updatedAt` exactly as given. It honours the `updatedAt ge` bound by instant,
     /// sorts by instant then id, and pages with `skip`/`top`. A row without a readable `updatedAt` sorts first and

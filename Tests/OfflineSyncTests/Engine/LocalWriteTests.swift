@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Local writes and reads (model-system.md §12.1–12.3), with no back end reachable.
+/// Local writes and reads, with no back end reachable.
 struct LocalWriteTests {
     @Test(arguments: StoreKind.allCases)
     func insertWritesTheItemAndOneOperation(_ kind: StoreKind) async throws {

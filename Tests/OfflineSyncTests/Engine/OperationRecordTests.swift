@@ -1,7 +1,7 @@
 import Testing
 @testable import OfflineSync
 
-/// The stored forms of operations and errors (model-system.md §12.9–12.10).
+/// The stored forms of operations and errors.
 struct OperationRecordTests {
     @Test func anInsertOperationRoundTripsWithoutItsItem() throws {
         let operation = TableOperation(id: 7, kind: .insert, table: "TodoItem", itemId: "ABC", item: ["id": "ABC", "text": "x"], revision: 2)

@@ -1,7 +1,7 @@
 import Testing
 @testable import OfflineSync
 
-/// The reference request sequences (model-system.md §12.6–12.7) as unit tests of the pure pager.
+/// The reference request sequences as unit tests of the pure pager.
 struct PullPagerTests {
     /// Runs the pager over pages of the given sizes and returns the (top, skip) of each request.
     private func requests(skip: Int? = nil, limit: Int?, pageSize: Int = 50, pages: [Int]) -> [[Int]] {

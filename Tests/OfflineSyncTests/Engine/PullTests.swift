@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Non-incremental pull (model-system.md §6, §12.5–12.6) and pull argument checks.
+/// Non-incremental pull and pull argument checks.
 struct PullTests {
     @Test(arguments: StoreKind.allCases)
     func pullStoresEveryPageUntilAnEmptyPage(_ kind: StoreKind) async throws {

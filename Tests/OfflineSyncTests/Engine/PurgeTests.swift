@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Purge and force purge (model-system.md §7, §12.8).
+/// Purge and force purge.
 struct PurgeTests {
     private func pulled(_ kind: StoreKind) async throws -> EngineFixture {
         let fixture = try await EngineFixture(kind)

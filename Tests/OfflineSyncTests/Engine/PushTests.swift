@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Push (model-system.md §5, §12.4) against the in-memory back end.
+/// Push against the in-memory back end.
 struct PushTests {
     @Test(arguments: StoreKind.allCases)
     func pushSendsInsertsWithoutSystemPropertiesAndStoresTheServerCopy(_ kind: StoreKind) async throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Store failures end the call with the store's error and leave nothing half-written (model-system.md §12.1, §12.7).
+/// Store failures end the call with the store's error and leave nothing half-written.
 struct StoreFailureTests {
     @Test func aFailingReadDuringInsertWritesNothingAndLaterInsertsWork() async throws {
         let store = FailingDataSource()

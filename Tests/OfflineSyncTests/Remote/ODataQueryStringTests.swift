@@ -1,7 +1,7 @@
 import Testing
 @testable import OfflineSync
 
-/// Query strings as the reference clients write them (model-system.md §6.2, §12.6, §12.7, §12.11; protocol.md §6).
+/// Query strings as the reference clients write them.
 struct ODataQueryStringTests {
     private func text(_ query: Query, _ version: APIVersion = .v2) -> String {
         ODataQueryString.string(for: query, version: version)
@@ -52,7 +52,7 @@ struct ODataQueryStringTests {
         #expect(names == ["$filter", "$orderby", "$skip", "$top", "$select", "$inlinecount", "__includeDeleted"])
     }
 
-    /// The first incremental request of a pull with no token (model-system.md §6.2).
+    /// The first incremental request of a pull with no token.
     @Test func firstIncrementalPullRequest() {
         let query = Query(table: "TodoItem", filter: Field("updatedAt") >= "1970-01-01T00:00:00.000Z",
                           orderBy: [.ascending("updatedAt")], skip: 0, top: 50, includeDeleted: true)
@@ -63,7 +63,7 @@ struct ODataQueryStringTests {
         ])
     }
 
-    /// The equal-timestamp example of model-system.md §6.5: (token, skip) pairs and the query strings they make.
+    /// A run of equal timestamps across pages: (token, skip) pairs and the query strings they make.
     @Test(arguments: [
         ("1970-01-01T00:00:00.000Z", 0), ("1999-01-01T00:00:00.000Z", 0), ("1999-01-01T00:00:00.000Z", 2),
         ("1999-01-01T00:00:00.000Z", 4), ("1999-01-02T00:00:00.000Z", 0), ("1999-01-02T00:00:00.000Z", 1),
@@ -77,7 +77,7 @@ struct ODataQueryStringTests {
         #expect(RemoteRequestBuilder.isIncrementalPull(query))
     }
 
-    /// Non-incremental pulls page with skip and top (model-system.md §12.6).
+    /// Non-incremental pulls page with skip and top.
     @Test(arguments: [(50, 0), (50, 50), (48, 100), (10, 112), (50, 25), (40, 60), (25, 0), (10, 10), (10, 20),
                       (50, 12), (50, 62), (51, 0)])
     func plainPullPages(top: Int, skip: Int) {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// The request sequences of the reference pull loop (model-system.md §6.5, §12.6, §12.7), as `HTTPRemote` puts them
+/// The request sequences of the reference pull loop, as `HTTPRemote` puts them
 /// on the wire, one `read` per page, through the `URLProtocol` stub.
 struct PullSequenceTests {
     private func wireQueries(_ queries: [Query], version: APIVersion = .v2) async throws -> [[String]] {
@@ -33,7 +33,7 @@ struct PullSequenceTests {
         #expect(sent == expected)
     }
 
-    /// A user predicate is combined with the delta filter on every page (model-system.md §12.7).
+    /// A user predicate is combined with the delta filter on every page.
     @Test func userPredicateIsKeptOnEveryPage() async throws {
         let match = Field("text") == "MATCH"
         let sent = try await wireQueries([

@@ -124,7 +124,7 @@ struct RemoteResponseDecoderTests {
     }
 }
 
-/// `nextLink` resolution and origin checks (protocol.md §7.2).
+/// `nextLink` resolution and origin checks.
 struct NextLinkTests {
     @Test(arguments: [
         ("$skip=2&$top=2", "https://h/api/tables/T?$skip=2&$top=2"),
