@@ -34,6 +34,13 @@ struct AttemptedInsertTests {
         #expect(await fixture.remote.items(table: "TodoItem").isEmpty, sourceLocation: sourceLocation)
     }
 
+    /// Inserts `x` with text "A" and pushes it; the server stores it, and the answer is lost.
+    private func insertLosingTheAnswer(_ fixture: EngineFixture) async throws {
+        try await fixture.todo.insert(["id": "x", "text": "A"])
+        await fixture.remote.loseNextResponses(1, on: .insert)
+        await #expect(throws: PushError.self) { try await fixture.context.push() }
+    }
+
     @Test(arguments: StoreKind.allCases, Failure.allCases)
     func aDeleteAfterAFailedPushOfTheInsertReachesTheServer(_ kind: StoreKind, _ failure: Failure) async throws {
         let fixture = try await EngineFixture(kind)
@@ -53,9 +60,7 @@ struct AttemptedInsertTests {
     @Test(arguments: StoreKind.allCases)
     func aDeleteAfterARestartWithTheInsertsAnswerLostReachesTheServer(_ kind: StoreKind) async throws {
         var fixture = try await EngineFixture(kind)
-        try await fixture.todo.insert(["id": "x", "text": "A"])
-        await fixture.remote.loseNextResponses(1, on: .insert)
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        try await insertLosingTheAnswer(fixture)
         try await fixture.restart()
         #expect(try await fixture.operations().first?.attempted == true)
         try await fixture.todo.delete(["id": "x"])
@@ -109,9 +114,7 @@ struct AttemptedInsertTests {
     func anUpdatedInsertWhoseFirstAttemptLandedIsResentAsAnUpdateWithoutAConflict(_ kind: StoreKind) async throws {
         let handler = FixedResolution(.fail)
         let fixture = try await EngineFixture(kind, handler: handler)
-        try await fixture.todo.insert(["id": "x", "text": "A"])
-        await fixture.remote.loseNextResponses(1, on: .insert)
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        try await insertLosingTheAnswer(fixture)
         try await fixture.todo.update(["id": "x", "text": "B"])
         await fixture.remote.clearRequests()
 
@@ -125,9 +128,7 @@ struct AttemptedInsertTests {
     @Test(arguments: StoreKind.allCases)
     func anInsertMeetingAnotherWritersRowIsStillAConflict(_ kind: StoreKind) async throws {
         let fixture = try await EngineFixture(kind)
-        try await fixture.todo.insert(["id": "x", "text": "A"])
-        await fixture.remote.loseNextResponses(1, on: .insert)
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        try await insertLosingTheAnswer(fixture)
         // Another client changed the row after our attempt landed.
         await fixture.remote.serverUpdate(id: "x", table: "TodoItem", fields: ["text": "theirs"])
         try await fixture.todo.update(["id": "x", "text": "B"])

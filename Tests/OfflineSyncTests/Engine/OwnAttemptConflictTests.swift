@@ -79,14 +79,20 @@ struct OwnAttemptConflictTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func anotherWritersChangeAfterOurLandedUpdateIsStillAConflict(_ kind: StoreKind) async throws {
+    /// A fixture whose server and store hold `x`, and whose update of `x` to "A" landed with its answer lost.
+    private func updateWhoseAnswerWasLost(_ kind: StoreKind) async throws -> EngineFixture {
         let fixture = try await EngineFixture(kind)
         await fixture.remote.seed([["id": "x", "text": "server"]], table: "TodoItem")
         try await fixture.todo.pull()
         try await perform(.update("A"), on: fixture)
         await fixture.remote.loseNextResponses(1)
         await #expect(throws: PushError.self) { try await fixture.context.push() }
+        return fixture
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anotherWritersChangeAfterOurLandedUpdateIsStillAConflict(_ kind: StoreKind) async throws {
+        let fixture = try await updateWhoseAnswerWasLost(kind)
         await fixture.remote.serverUpdate(id: "x", table: "TodoItem", fields: ["text": "theirs"])
         try await perform(.update("B"), on: fixture)
 
@@ -99,12 +105,7 @@ struct OwnAttemptConflictTests {
     @Test(arguments: StoreKind.allCases)
     func aDeleteWhoseItemTheServerHoldsUnderANewerVersionIsResentWithIt(_ kind: StoreKind) async throws {
         // The update's answer was lost; the delete that replaced it carries the old version in its snapshot.
-        let fixture = try await EngineFixture(kind)
-        await fixture.remote.seed([["id": "x", "text": "server"]], table: "TodoItem")
-        try await fixture.todo.pull()
-        try await perform(.update("A"), on: fixture)
-        await fixture.remote.loseNextResponses(1)
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let fixture = try await updateWhoseAnswerWasLost(kind)
         let landed = await fixture.remote.item(id: "x", table: "TodoItem")?["version"]?.stringValue
         try await perform(.delete, on: fixture)
         await fixture.remote.clearRequests()
