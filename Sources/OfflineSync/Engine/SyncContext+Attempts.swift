@@ -2,7 +2,7 @@ extension SyncContext {
     /// How many queued operations one mark stores as attempted: the one about to be sent and the ones after it,
     /// so that a push pays one `apply` per run of operations, not one per operation. Marking an operation that is
     /// not sent after all is harmless: it only makes a later delete of its item reach the server.
-    static let attemptMarkRun = 16
+    static let attemptMarkRun = 64
 
     /// The changes that mark `operation` attempted with `body`, and the not yet attempted operations among
     /// `upcoming` (ids in queue order) with their current content. Call while holding the write gate.
