@@ -7,101 +7,132 @@ import Foundation
 extension SyncContext {
     /// Inserts `item` locally and queues an insert; generates an upper-case UUID id when `id` is missing or null.
     func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
-        try Self.validateTable(table)
-        var item = item
-        let id: String
-        switch item["id"] {
-        case nil, .null?:
-            id = UUID().uuidString.uppercased()
-            item["id"] = .string(id)
-        default:
-            id = try Self.itemID(of: item, table: table)
-        }
-        try Self.validateContent(item, table: table)
-        try await holding(writeGate) {
-            if let pending = try await latestOperation(table: table, itemId: id) {
-                throw SyncError.operationNotAllowed(table: table, id: id, pending: pending.kind, requested: .insert)
-            }
-            if try await dataSource.read(table: table, id: id) != nil {
-                throw SyncError.duplicateInsert(table: table, id: id)
-            }
-            try await recordLocalWrite(.insert, table: table, id: id, itemChange: .upsert(table: table, items: [item]),
-                                       snapshot: nil)
-        }
-        return item
+        let item = try Self.insertable(item, table: table)
+        return try await writeOne { try await stage(.insert, table: table, item: item, into: &$0) }
     }
 
     /// Replaces `item` locally (creating it when absent) and queues or collapses an update.
     func update(_ item: JSONObject, table: String) async throws -> JSONObject {
         try Self.validateTable(table)
-        let id = try Self.itemID(of: item, table: table)
+        _ = try Self.itemID(of: item, table: table)
         try Self.validateContent(item, table: table)
-        return try await holding(writeGate) {
-            let stored = try await rebasedOnOwnPush(item, table: table, id: id)
-            try await recordLocalWrite(.update, table: table, id: id, itemChange: .upsert(table: table, items: [stored]),
-                                       snapshot: nil)
-            return stored
-        }
+        return try await writeOne { try await stage(.update, table: table, item: item, into: &$0) }
     }
 
     /// Deletes the item locally and queues or collapses a delete carrying `item` as its snapshot.
     func delete(_ item: JSONObject, table: String) async throws {
         try Self.validateTable(table)
-        let id = try Self.itemID(of: item, table: table)
+        _ = try Self.itemID(of: item, table: table)
+        _ = try await writeOne { try await stage(.delete, table: table, item: item, into: &$0) }
+    }
+
+    /// Stages one write and applies it, holding the write gate.
+    private func writeOne(_ write: (inout StagedLocalWrites) async throws -> JSONObject) async throws -> JSONObject {
         try await holding(writeGate) {
-            let snapshot = try await rebasedOnOwnPush(item, table: table, id: id)
-            try await recordLocalWrite(.delete, table: table, id: id, itemChange: .delete(table: table, ids: [id]),
-                                       snapshot: snapshot)
+            var staged = StagedLocalWrites()
+            let stored = try await write(&staged)
+            try await commit(staged)
+            return stored
         }
     }
 
-    /// `item` with the local item's version when the version it carries was replaced by this device's own push
-    /// (``OwnVersionHistory``): the caller read the item before that push landed. Call while holding the write gate.
-    private func rebasedOnOwnPush(_ item: JSONObject, table: String, id: String) async throws -> JSONObject {
-        guard let replacement = ownVersions.replacement(for: SystemProperties.version(of: item), table: table, itemId: id),
-              SystemProperties.version(of: try await dataSource.read(table: table, id: id)) == replacement
-        else { return item }
+    /// `item` ready to insert into `table`: with a generated upper-case UUID id when its `id` is missing or null,
+    /// checked against the id rules and the values a store can hold.
+    nonisolated static func insertable(_ item: JSONObject, table: String) throws(SyncError) -> JSONObject {
+        try validateTable(table)
         var item = item
-        item["version"] = .string(replacement)
+        switch item["id"] {
+        case nil, .null?: item["id"] = .string(UUID().uuidString.uppercased())
+        default: _ = try itemID(of: item, table: table)
+        }
+        try validateContent(item, table: table)
         return item
     }
 
-    /// Collapses `action` against the item's latest operation and applies the item change with the queue
-    /// change in one `apply`. Call while holding the write gate.
-    private func recordLocalWrite(_ action: TableOperation.Kind, table: String, id: String, itemChange: StoreChange,
-                                  snapshot: JSONObject?) async throws {
-        let latest = try await latestOperation(table: table, itemId: id)
+    /// Stages one local write of an item whose table, id and content are valid: the item change and the queue
+    /// change (``OperationCollapse``), as the writes staged before it left the store. Call while holding the write
+    /// gate. Returns the item as stored (for a delete, the snapshot).
+    /// - Parameter fillingSystemProperties: take the system properties `item` lacks from the local item (a model
+    ///   whose type does not hold them).
+    func stage(_ action: TableOperation.Kind, table: String, item: JSONObject, fillingSystemProperties: Bool = false,
+               into staged: inout StagedLocalWrites) async throws -> JSONObject {
+        let id = try Self.itemID(of: item, table: table)
+        let key = StagedLocalWrites.key(table: table, id: id)
+        let local = try await stagedItem(key, table: table, id: id, in: staged)
+        let latest = try await stagedLatestOperation(key, table: table, id: id, in: staged)
+        var item = item
+        if fillingSystemProperties, let local {
+            for name in SystemProperties.names where item[name] == nil { item[name] = local[name] }
+        }
+        if action == .insert {
+            if let latest { throw SyncError.operationNotAllowed(table: table, id: id, pending: latest.kind, requested: .insert) }
+            if local != nil { throw SyncError.duplicateInsert(table: table, id: id) }
+        } else if let replacement = ownVersions.replacement(for: SystemProperties.version(of: item), table: table, itemId: id),
+                  SystemProperties.version(of: local) == replacement {
+            // The caller read the item before this device's own push replaced its version.
+            item["version"] = .string(replacement)
+        }
         let decision = OperationCollapse.decide(pending: latest?.kind, attempted: latest?.attempted ?? false,
                                                 inFlight: latest.map { inFlight.contains($0.id) } ?? false, action: action)
-        var changes = [itemChange]
-        var added: TableOperation?, removed: TableOperation?
+        let errorRow = { (operation: TableOperation) in
+            StoreChange.delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])
+        }
+        var queueChanges: [StoreChange]
+        var newLatest: TableOperation?
         switch (decision, latest) {
         case (.notAllowed, let latest?):
             throw SyncError.operationNotAllowed(table: table, id: id, pending: latest.kind, requested: action)
         case (.keep, var operation?):
             operation.revision += 1
-            changes += [queue.saving(operation), .delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
+            queueChanges = [queue.saving(operation), errorRow(operation)]
+            newLatest = operation
         case (.remove, let operation?):
-            changes += queue.removing(operation.id)
-            removed = operation
+            queueChanges = queue.removing(operation.id)
+            staged.indexEdits.append((operation, false))
+            newLatest = nil
         case (.toDelete, var operation?):
             operation.kind = .delete
-            operation.item = snapshot
+            operation.item = item
             operation.revision += 1
-            changes += [queue.saving(operation), .delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
+            queueChanges = [queue.saving(operation), errorRow(operation)]
+            newLatest = operation
         default:
-            let opId = try await allocateOperationId()
+            let opId: Int64
+            if let next = staged.nextOperationId { opId = next } else { opId = try await allocateOperationId() }
             let operation = TableOperation(id: opId, kind: action, table: table, itemId: id,
-                                           item: action == .delete ? snapshot : nil)
-            changes += [queue.saving(operation), queue.advancingCounter(to: opId)]
-            added = operation
+                                           item: action == .delete ? item : nil)
+            queueChanges = [queue.saving(operation), queue.advancingCounter(to: opId)]
+            staged.nextOperationId = opId + 1
+            staged.indexEdits.append((operation, true))
+            newLatest = operation
         }
-        try await dataSource.apply(changes)
-        if let added {
-            nextOperationId = added.id + 1
-            operationIndex?.insert(added)
+        let itemChange: StoreChange = action == .delete ? .delete(table: table, ids: [id]) : .upsert(table: table, items: [item])
+        staged.changes += [itemChange] + queueChanges
+        staged.items[key] = .some(action == .delete ? nil : item)
+        staged.latestOperations[key] = .some(newLatest)
+        return item
+    }
+
+    /// Applies the staged writes in one `apply` and updates what the context caches. Call while holding the write
+    /// gate.
+    func commit(_ staged: StagedLocalWrites) async throws {
+        guard !staged.changes.isEmpty else { return }
+        try await dataSource.apply(staged.changes)
+        if let next = staged.nextOperationId { nextOperationId = next }
+        for edit in staged.indexEdits {
+            if edit.added { operationIndex?.insert(edit.operation) } else { operationIndex?.remove(edit.operation) }
         }
-        if let removed { operationIndex?.remove(removed) }
+    }
+
+    private func stagedItem(_ key: String, table: String, id: String, in staged: StagedLocalWrites) async throws -> JSONObject? {
+        if let item = staged.items[key] { return item }
+        return try await dataSource.read(table: table, id: id)
+    }
+
+    private func stagedLatestOperation(_ key: String, table: String, id: String,
+                                       in staged: StagedLocalWrites) async throws -> TableOperation? {
+        if let operation = staged.latestOperations[key] { return operation }
+        return try await latestOperation(table: table, itemId: id)
     }
 
     /// The item's string id, checked against the id rules.
