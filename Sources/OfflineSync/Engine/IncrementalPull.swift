@@ -1,8 +1,8 @@
 extension SyncContext {
     /// Pulls `query` (default: the whole table) from the remote into the local table.
     ///
-    /// Steps: validate the arguments; push first when the table has pending operations (a failing push fails
-    /// the pull with its ``PushError``); then page with ``PullPager`` until an empty page or the query's `top`.
+    /// Steps: validate the arguments; when the table has pending operations, push first as
+    /// ``PullSettings/pushFirst`` says (a failing push fails the pull with its ``PushError``); then page with ``PullPager`` until an empty page or the query's `top`.
     /// Soft-deleted records are removed locally; records whose item has a pending operation are left alone.
     /// With a `queryId` the pull is incremental: it asks for `updatedAt ge <token>`, and each page's items and
     /// its new delta token are written in one atomic `apply`.
@@ -13,7 +13,9 @@ extension SyncContext {
         let query = query ?? Query(table: table)
         try PullArguments.validate(table: table, query: query, queryId: queryId, settings: settings)
         try await holding(syncGate) {
-            if try await queue.count(table: table) > 0 { _ = try await pushQueue() }
+            if settings.pushFirst != .nothing, try await queue.count(table: table) > 0 {
+                _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? [table] : nil)
+            }
             try await pullPages(table: table, query: query, queryId: queryId, settings: settings)
         }
     }

@@ -11,14 +11,26 @@ extension SyncContext {
     /// - The errors of the previous push are cleared when a push starts.
     /// - Throws: ``PushError``; a data-source error as thrown by the store.
     @discardableResult public func push() async throws -> PushResult {
-        try await holding(syncGate) { try await pushQueue() }
+        try await holding(syncGate) { try await pushQueue(tables: nil) }
     }
 
-    /// The push itself; call while holding the sync gate.
-    func pushQueue() async throws -> PushResult {
-        try await holding(writeGate) { try await dataSource.apply([.deleteAll(table: EngineTables.errors, matching: nil)]) }
+    /// Pushes only the pending operations of `tables`, in queue order, as ``push()`` does; the operations of
+    /// other tables, and their errors, stay as they are.
+    /// - Throws: ``SyncError`` for an invalid or reserved table name, before anything is sent; otherwise as
+    ///   ``push()``.
+    @discardableResult public func push(tables: Set<String>) async throws -> PushResult {
+        for table in tables { try Self.validateTable(table) }
+        return try await holding(syncGate) { try await pushQueue(tables: tables) }
+    }
+
+    /// The push itself, of `tables` (nil: every table); call while holding the sync gate.
+    func pushQueue(tables: Set<String>?) async throws -> PushResult {
+        if let tables, tables.isEmpty { return PushResult(pushed: 0) }
+        let scope = tables.flatMap(Self.rows(of:))
+        try await holding(writeGate) { try await dataSource.apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
+        let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         // The whole queue in one read; later reads return only operations queued during the push.
-        var batch = try await queue.operations(after: 0)
+        var batch = try await queue.operations(after: 0).filter(inScope)
         let total = batch.count
         var errors: [TableOperationError] = []
         var pushed = 0, done = 0, lastId: Int64 = 0
@@ -43,7 +55,7 @@ extension SyncContext {
                     done += 1
                     report(SyncProgress(activity: .push, phase: .advanced, completed: done, total: max(total, done), pages: 0))
                 }
-                batch = try await queue.operations(after: lastId)
+                batch = try await queue.operations(after: lastId).filter(inScope)
             }
         } catch let error as PushError {
             throw error
@@ -54,6 +66,14 @@ extension SyncContext {
         if !errors.isEmpty { throw fail(.operationErrors) }
         report(SyncProgress(activity: .push, phase: .finished, completed: done, total: max(total, done), pages: 0))
         return PushResult(pushed: pushed)
+    }
+
+    /// The filter of the engine rows (operations, errors) of `tables`; nil for no table.
+    private static func rows(of tables: Set<String>) -> Filter? {
+        let conditions = tables.sorted().map { Field("table") == .string($0) }
+        guard var filter = conditions.first else { return nil }
+        for condition in conditions.dropFirst() { filter = .or(filter, condition) }
+        return filter
     }
 
     /// An operation ready to send: marked in flight, with the body read from the store.
