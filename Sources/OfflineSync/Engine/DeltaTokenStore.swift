@@ -1,11 +1,37 @@
 /// Delta tokens of incremental pulls, one per (table, query id), as rows of `__config`:
-/// `{id: "deltaToken-<hash>", kind: "deltaToken", table, queryId, value: "<ISO 8601 ms>"}`.
+/// `{id: "deltaToken-<hash>", kind: "deltaToken", table, queryId, value: "<ISO 8601 ms>", filterDigest: "<32 hex>"}`.
 ///
 /// A query id may hold characters an item id cannot (`/`, `?`, …) and may be 255 characters long, so the row
-/// id is a 128-bit hash of (table, query id); the row also stores both, and a lookup checks them.
+/// id is a 128-bit hash of (table, query id); the row also stores both, and a lookup checks them. `filterDigest`
+/// is a 128-bit hash of the pull query's filter: a token is only valid for the filter it was stored with.
 enum DeltaTokenStore {
-    /// The stored token in milliseconds since 1970, or nil when the query has none.
+    /// The stored token of a query, as a pull may use it.
+    struct Lookup: Sendable, Equatable {
+        /// The token in milliseconds since 1970, or nil: pull from the start.
+        var token: Int64?
+        /// Whether a token was stored for another filter (or, written by an older version, for an unknown one) and
+        /// is not used: records that newly match would otherwise be missed.
+        var filterChanged: Bool
+    }
+
+    /// The stored token of (table, query id) in milliseconds since 1970, whatever filter it was stored for; nil
+    /// when there is none.
     static func token(table: String, queryId: String, in dataSource: any SyncContextDataSource) async throws -> Int64? {
+        try await storedToken(table: table, queryId: queryId, in: dataSource)?.value
+    }
+
+    /// The stored token of (table, query id) as a pull of `filter` may use it.
+    static func lookup(table: String, queryId: String, filter: Filter?,
+                       in dataSource: any SyncContextDataSource) async throws -> Lookup {
+        guard let stored = try await storedToken(table: table, queryId: queryId, in: dataSource) else {
+            return Lookup(token: nil, filterChanged: false)
+        }
+        guard stored.filterDigest == filterDigest(filter) else { return Lookup(token: nil, filterChanged: true) }
+        return Lookup(token: stored.value, filterChanged: false)
+    }
+
+    private static func storedToken(table: String, queryId: String,
+                                    in dataSource: any SyncContextDataSource) async throws -> (value: Int64, filterDigest: String?)? {
         guard let row = try await dataSource.read(table: EngineTables.config, id: rowID(table: table, queryId: queryId)),
               row["table"]?.stringValue == table, row["queryId"]?.stringValue == queryId,
               let value = row["value"]?.stringValue
@@ -14,15 +40,16 @@ enum DeltaTokenStore {
             throw SyncError.corruptRecord(table: EngineTables.config, id: rowID(table: table, queryId: queryId),
                                           reason: "the delta token \"\(value)\" is not an ISO 8601 timestamp")
         }
-        return milliseconds
+        return (milliseconds, row["filterDigest"]?.stringValue)
     }
 
-    /// The change that stores `token` for (table, query id).
-    static func saving(_ token: Int64, table: String, queryId: String) -> StoreChange {
+    /// The change that stores `token` for (table, query id) and `filter`.
+    static func saving(_ token: Int64, table: String, queryId: String, filter: Filter?) -> StoreChange {
         .upsert(table: EngineTables.config, items: [[
             "id": .string(rowID(table: table, queryId: queryId)), "kind": "deltaToken",
             "table": .string(table), "queryId": .string(queryId),
             "value": .string(Timestamp.string(fromMilliseconds: token)),
+            "filterDigest": .string(filterDigest(filter)),
         ]])
     }
 
@@ -35,6 +62,16 @@ enum DeltaTokenStore {
         var bytes = Array(table.utf8)
         bytes.append(0)
         bytes.append(contentsOf: queryId.utf8)
+        return "deltaToken-" + digest(bytes)
+    }
+
+    /// The digest of a pull query's filter (its OData text; none for no filter).
+    static func filterDigest(_ filter: Filter?) -> String {
+        digest(Array((filter?.odata ?? "").utf8))
+    }
+
+    /// 128 bits as 32 lower-case hex digits: two 64-bit FNV-1a hashes with different offset bases.
+    private static func digest(_ bytes: [UInt8]) -> String {
         func fnv1a(_ basis: UInt64) -> String {
             var hash = basis
             for byte in bytes {
@@ -44,6 +81,6 @@ enum DeltaTokenStore {
             let hex = String(hash, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }
-        return "deltaToken-" + fnv1a(0xCBF2_9CE4_8422_2325) + fnv1a(0x84222325_CBF29CE4)
+        return fnv1a(0xCBF2_9CE4_8422_2325) + fnv1a(0x84222325_CBF29CE4)
     }
 }

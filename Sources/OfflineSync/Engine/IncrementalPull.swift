@@ -5,7 +5,8 @@ extension SyncContext {
     /// ``PullSettings/pushFirst`` says (a failing push fails the pull with its ``PushError``); then page with ``PullPager`` until an empty page or the query's `top`.
     /// Soft-deleted records are removed locally; records whose item has a pending operation are left alone.
     /// With a `queryId` the pull is incremental: it asks for `updatedAt ge <token>`, and each page's items and
-    /// its new delta token are written in one atomic `apply`.
+    /// its new delta token are written in one atomic `apply`. A token stored for another filter is not used: the
+    /// pull starts from no token, and its `.started` progress report says so (``SyncProgress/tokenReset``).
     /// - Throws: ``SyncError`` for bad arguments, ``PushError``, ``RemoteError``, `CancellationError` when the
     ///   task is cancelled (pages applied before stay applied), or a data-source error.
     func pull(table: String, query: Query?, queryId: String?, settings: PullSettings) async throws {
@@ -23,14 +24,16 @@ extension SyncContext {
     private func pullPages(table: String, query: Query, queryId: String?, settings: PullSettings) async throws {
         let activity = SyncProgress.Activity.pull(table: table, queryId: queryId)
         var pager: PullPager
+        var tokenReset = false
         if let queryId {
-            pager = PullPager(token: try await DeltaTokenStore.token(table: table, queryId: queryId, in: dataSource),
-                              pageSize: settings.pageSize)
+            let lookup = try await DeltaTokenStore.lookup(table: table, queryId: queryId, filter: query.filter, in: dataSource)
+            pager = PullPager(token: lookup.token, pageSize: settings.pageSize)
+            tokenReset = lookup.filterChanged
         } else {
             pager = PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize)
         }
         var total = query.top
-        report(SyncProgress(activity: activity, phase: .started, completed: 0, total: total, pages: 0))
+        report(SyncProgress(activity: activity, phase: .started, completed: 0, total: total, pages: 0, tokenReset: tokenReset))
         do {
             while let request = pager.nextRequest {
                 try Task.checkCancellation()
@@ -52,7 +55,8 @@ extension SyncContext {
                 let maxUpdatedAt = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }.max()
                 let step = pager.pageReceived(count: page.items.count, maxUpdatedAt: maxUpdatedAt)
                 if !page.items.isEmpty || step.newToken != nil {
-                    try await applyPage(page.items, table: table, token: step.newToken.map { ($0, queryId ?? "") })
+                    try await applyPage(page.items, table: table,
+                                        token: step.newToken.map { ($0, queryId ?? "") }, filter: query.filter)
                 }
                 report(SyncProgress(activity: activity, phase: .advanced, completed: pager.recordsReceived,
                                     total: total, pages: pager.pagesReceived))
@@ -70,7 +74,7 @@ extension SyncContext {
 
     /// Stores one page in one `apply`: upserts, soft-delete removals and the new delta token. Records whose item
     /// has a pending operation (read now, so operations queued during the request count) are skipped.
-    private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?) async throws {
+    private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?, filter: Filter?) async throws {
         try await holding(writeGate) {
             try Task.checkCancellation()
             let pending = try await queue.pendingItemKeys(table: table)
@@ -86,7 +90,9 @@ extension SyncContext {
             var changes: [StoreChange] = []
             if !deletes.isEmpty { changes.append(.delete(table: table, ids: deletes)) }
             if !upserts.isEmpty { changes.append(.upsert(table: table, items: upserts)) }
-            if let (value, queryId) = token { changes.append(DeltaTokenStore.saving(value, table: table, queryId: queryId)) }
+            if let (value, queryId) = token {
+                changes.append(DeltaTokenStore.saving(value, table: table, queryId: queryId, filter: filter))
+            }
             if !changes.isEmpty { try await dataSource.apply(changes) }
             for item in items {
                 guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }

@@ -44,13 +44,18 @@ public struct SyncProgress: Sendable, Hashable, CustomStringConvertible {
     /// Pages received so far (pull; always 0 for a push).
     public var pages: Int
 
+    /// Set on the `.started` report of an incremental pull whose stored delta token was dropped because the
+    /// query's filter changed since it was stored: the pull reads every matching record again.
+    public var tokenReset: Bool
+
     /// Creates a progress report.
-    public init(activity: Activity, phase: Phase, completed: Int, total: Int?, pages: Int) {
+    public init(activity: Activity, phase: Phase, completed: Int, total: Int?, pages: Int, tokenReset: Bool = false) {
         self.activity = activity
         self.phase = phase
         self.completed = completed
         self.total = total
         self.pages = pages
+        self.tokenReset = tokenReset
     }
 
     /// `completed / total` clamped to 0...1, or nil when the total is unknown (1 when it is 0).

@@ -1,0 +1,49 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// A delta token is valid only for the filter it was stored with: a changed filter under the same query id pulls
+/// again from the start, instead of silently missing the records that newly match.
+struct DeltaTokenFilterTests {
+    /// The `.started` report of a pull of `query` under query id "q".
+    private func startOfPull(_ fixture: EngineFixture, _ query: Query) async throws -> SyncProgress? {
+        let stream = await fixture.context.progressUpdates()
+        try await fixture.todo.pull(query, queryId: "q")
+        for await progress in stream where progress.phase == .started { return progress }
+        return nil
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aChangedFilterUnderTheSameQueryIdPullsFromTheStart(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([["id": "open", "complete": false], ["id": "done", "complete": true]], table: "TodoItem")
+        let open = Query(table: "TodoItem", filter: Field("complete") == false)
+        #expect(try await startOfPull(fixture, open)?.tokenReset == false)
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["open"])
+
+        // Same filter: the token is used.
+        let token = try #require(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource))
+        #expect(try await startOfPull(fixture, open)?.tokenReset == false)
+        let bound = Field("updatedAt") >= .string(Timestamp.string(fromMilliseconds: token))
+        #expect(await fixture.remote.requestLog.last?.query?.filter == (Field("complete") == false && bound))
+
+        // Another filter: the token is not used, and the record that newly matches arrives.
+        let everything = Query(table: "TodoItem")
+        let start = try await startOfPull(fixture, everything)
+        #expect(start?.tokenReset == true)
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["done", "open"])
+        #expect(try await startOfPull(fixture, everything)?.tokenReset == false)
+    }
+
+    @Test func aTokenStoredWithoutAFilterDigestIsNotTrusted() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        await fixture.remote.seed([["id": "old", "updatedAt": "2020-01-01T00:00:00.000Z"]], table: "TodoItem")
+        // A token row as an earlier version wrote it: no filterDigest.
+        try await fixture.store.dataSource.apply([.upsert(table: EngineTables.config, items: [[
+            "id": .string(DeltaTokenStore.rowID(table: "TodoItem", queryId: "q")), "kind": "deltaToken",
+            "table": "TodoItem", "queryId": "q", "value": "2025-01-01T00:00:00.000Z",
+        ]])])
+        #expect(try await startOfPull(fixture, Query(table: "TodoItem"))?.tokenReset == true)
+        #expect(try await fixture.todo.read(id: "old") != nil)
+    }
+}
