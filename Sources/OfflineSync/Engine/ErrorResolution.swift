@@ -59,9 +59,35 @@ extension SyncContext {
         }
     }
 
+    /// Drops a queued operation without pushing it, whether or not a push recorded an error for it: for an
+    /// operation that can never succeed, without purging its whole table. With `keepingLocalItem` false the local
+    /// item of an insert or update is deleted too; a delete's local item is gone either way. An attempted
+    /// operation (``TableOperation/attempted``) may already have reached the server: a later pull brings the
+    /// server's copy back.
+    /// - Parameter operation: the operation as ``pendingOperations()`` returned it.
+    /// - Throws: ``SyncError/operationNotFound(operationId:table:itemId:)`` when it is no longer queued,
+    ///   ``SyncError/operationChanged(operationId:table:itemId:)`` when it changed since it was read,
+    ///   ``SyncError/operationInFlight(operationId:table:itemId:)`` while a push is sending it.
+    public func discard(_ operation: TableOperation, keepingLocalItem: Bool) async throws {
+        try await holding(writeGate) {
+            let current = try await currentOperation(matching: operation)
+            var changes = queue.removing(current.id)
+            if !keepingLocalItem, current.kind != .delete {
+                changes.append(.delete(table: current.table, ids: [current.itemId]))
+            }
+            try await dataSource.apply(changes)
+            operationIndex?.remove(current)
+            ownVersions.forget(table: current.table, itemId: current.itemId)
+        }
+    }
+
     /// The queued operation the error belongs to, unchanged since the error and not being pushed.
     private func currentOperation(for error: TableOperationError) async throws -> TableOperation {
-        let recorded = error.operation
+        try await currentOperation(matching: error.operation)
+    }
+
+    /// The queued operation with `recorded`'s id, unchanged since `recorded` was read and not being pushed.
+    private func currentOperation(matching recorded: TableOperation) async throws -> TableOperation {
         guard let operation = try await queue.operation(id: recorded.id) else {
             throw SyncError.operationNotFound(operationId: recorded.id, table: recorded.table, itemId: recorded.itemId)
         }
