@@ -13,11 +13,13 @@ extension SyncContext {
         try Self.validateTable(table)
         let query = query ?? Query(table: table)
         try PullArguments.validate(table: table, query: query, queryId: queryId, settings: settings)
-        try await holding(syncGate) {
-            if settings.pushFirst != .nothing, try await queue.count(table: table) > 0 {
-                _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? [table] : nil)
+        try await recordingOutcome {
+            try await holding(syncGate) {
+                if settings.pushFirst != .nothing, try await queue.count(table: table) > 0 {
+                    _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? [table] : nil)
+                }
+                try await pullPages(table: table, query: query, queryId: queryId, settings: settings)
             }
-            try await pullPages(table: table, query: query, queryId: queryId, settings: settings)
         }
     }
 

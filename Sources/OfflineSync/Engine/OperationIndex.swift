@@ -6,6 +6,8 @@
 /// context itself, so use one `SyncContext` per data source.
 struct OperationIndex: Sendable {
     private var idsByItem: [String: [Int64]] = [:]
+    /// How many operations are indexed: the queue's length.
+    private(set) var count = 0
 
     /// Indexes `operations`.
     init(_ operations: [TableOperation]) {
@@ -24,13 +26,15 @@ struct OperationIndex: Sendable {
     /// Records a new operation (ids only grow, so it goes last).
     mutating func insert(_ operation: TableOperation) {
         idsByItem[Self.key(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
+        count += 1
     }
 
     /// Forgets an operation.
     mutating func remove(_ operation: TableOperation) {
         let key = Self.key(table: operation.table, itemId: operation.itemId)
-        guard var ids = idsByItem[key] else { return }
-        ids.removeAll { $0 == operation.id }
+        guard var ids = idsByItem[key], let index = ids.firstIndex(of: operation.id) else { return }
+        ids.remove(at: index)
+        count -= 1
         idsByItem[key] = ids.isEmpty ? nil : ids
     }
 
@@ -38,5 +42,6 @@ struct OperationIndex: Sendable {
     mutating func removeAll(table: String) {
         let prefix = table + "\u{0}"
         idsByItem = idsByItem.filter { !$0.key.hasPrefix(prefix) }
+        count = idsByItem.values.reduce(0) { $0 + $1.count }
     }
 }

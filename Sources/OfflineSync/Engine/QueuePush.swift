@@ -11,7 +11,7 @@ extension SyncContext {
     /// - The errors of the previous push are cleared when a push starts.
     /// - Throws: ``PushError``; a data-source error as thrown by the store.
     @discardableResult public func push() async throws -> PushResult {
-        try await holding(syncGate) { try await pushQueue(tables: nil) }
+        try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: nil) } }
     }
 
     /// Pushes only the pending operations of `tables`, in queue order, as ``push()`` does; the operations of
@@ -20,7 +20,7 @@ extension SyncContext {
     ///   ``push()``.
     @discardableResult public func push(tables: Set<String>) async throws -> PushResult {
         for table in tables { try Self.validateTable(table) }
-        return try await holding(syncGate) { try await pushQueue(tables: tables) }
+        return try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: tables) } }
     }
 
     /// The push itself, of `tables` (nil: every table); call while holding the sync gate.

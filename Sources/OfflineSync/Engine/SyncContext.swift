@@ -41,8 +41,16 @@ public actor SyncContext {
     var inFlight: Set<Int64> = []
     /// The next operation id, loaded from the store on first use.
     var nextOperationId: Int64?
-    /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``).
-    var operationIndex: OperationIndex?
+    /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``); its count
+    /// is the queue's length in ``status()``.
+    var operationIndex: OperationIndex? {
+        didSet {
+            guard let count = operationIndex?.count else { return }
+            statusPublisher.update { $0.pendingOperations = count }
+        }
+    }
+    /// The sync status and its streams.
+    var statusPublisher = StatusPublisher()
     /// The item versions this context's own pushes replaced (see ``OwnVersionHistory``).
     var ownVersions = OwnVersionHistory()
     private var observers: [Int: AsyncStream<SyncProgress>.Continuation] = [:]
@@ -63,6 +71,7 @@ public actor SyncContext {
 
     deinit {
         for continuation in observers.values { continuation.finish() }
+        statusPublisher.finishAll()
     }
 
     /// The sync table `name`. Every call on a table with an invalid or reserved (`__`) name throws
@@ -126,6 +135,7 @@ public actor SyncContext {
 
     func report(_ progress: SyncProgress) {
         for continuation in observers.values { continuation.yield(progress) }
+        followInStatus(progress)
     }
 
     /// Runs `body` while holding `gate`, releasing it on every path.

@@ -1,0 +1,39 @@
+/// The context's ``SyncStatus`` and the streams that follow it: each change is sent to every stream once, and an
+/// unchanged status is not sent again. Each stream keeps only the newest status, so a slow consumer never sees an
+/// older status after a newer one.
+struct StatusPublisher: Sendable {
+    private(set) var status = SyncStatus()
+    private var observers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
+    private var nextKey = 0
+
+    /// Whether any stream follows the status.
+    var isObserved: Bool { !observers.isEmpty }
+
+    /// Changes the status and sends it when it changed.
+    mutating func update(_ change: (inout SyncStatus) -> Void) {
+        var next = status
+        change(&next)
+        guard next != status else { return }
+        status = next
+        for continuation in observers.values { continuation.yield(next) }
+    }
+
+    /// Adds a stream, which gets the current status first; returns its key.
+    mutating func add(_ continuation: AsyncStream<SyncStatus>.Continuation) -> Int {
+        let key = nextKey
+        nextKey += 1
+        observers[key] = continuation
+        continuation.yield(status)
+        return key
+    }
+
+    /// Removes a stream.
+    mutating func remove(_ key: Int) {
+        observers.removeValue(forKey: key)
+    }
+
+    /// Ends every stream.
+    func finishAll() {
+        for continuation in observers.values { continuation.finish() }
+    }
+}

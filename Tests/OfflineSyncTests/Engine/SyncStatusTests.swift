@@ -1,0 +1,67 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// `status()` and `statusUpdates()`: the queue's length, what runs, and how the last sync ended.
+struct SyncStatusTests {
+    @Test(arguments: StoreKind.allCases)
+    func theStatusCountsTheQueueAndRecordsHowTheLastSyncEnded(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        #expect(try await fixture.context.status() == SyncStatus())
+        try await fixture.todo.insert(["id": "a"])
+        try await fixture.context.table("Other").insert(["id": "b"])
+        #expect(try await fixture.context.status().pendingOperations == 2)
+
+        await fixture.remote.failNext(1, with: .network("offline"))
+        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        var status = try await fixture.context.status()
+        #expect(status.pendingOperations == 2 && !status.isPushing && status.lastSyncCompleted == nil)
+        #expect(status.lastErrorMessage?.contains("offline") == true)
+
+        try await fixture.context.push()
+        status = try await fixture.context.status()
+        #expect(status.pendingOperations == 0 && status.lastErrorMessage == nil && status.lastSyncCompleted != nil)
+        #expect(status.progress == nil)
+    }
+
+    @Test func theQueueLengthIsReadFromTheStoreAfterARestart() async throws {
+        var fixture = try await EngineFixture(.journal)
+        try await fixture.todo.insert(["id": "a"])
+        try await fixture.restart()
+        #expect(try await fixture.context.status().pendingOperations == 1)
+    }
+
+    @Test func updatesStartWithTheCurrentStatusAndFollowAPushAsItRuns() async throws {
+        let (fixture, suspending) = try await EngineFixture.suspended(.inMemory)
+        try await fixture.todo.insert(["id": "a"])
+        var updates = fixture.context.statusUpdates().makeAsyncIterator()
+        #expect(await updates.next() == SyncStatus(pendingOperations: 1))
+
+        await suspending.suspendNext(.insert, at: .beforeServer)
+        let push = await suspending.parked { try await fixture.context.push() }
+        var running = await updates.next()
+        while running?.progress?.phase != .started { running = await updates.next() }
+        #expect(running?.isPushing == true && running?.pendingOperations == 1)
+
+        await suspending.resume()
+        _ = try await push.value
+        var settled = await updates.next()
+        while settled?.lastSyncCompleted == nil { settled = await updates.next() }
+        #expect(settled?.isPushing == false && settled?.pendingOperations == 0 && settled?.progress == nil)
+    }
+
+    @Test func aCancelledIterationReleasesItsStream() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        let started = AsyncStream<Void>.makeStream()
+        let consumer = Task {
+            for await _ in fixture.context.statusUpdates() { started.continuation.yield() }
+        }
+        for await _ in started.stream { break }
+        #expect(await fixture.context.statusPublisher.isObserved)
+        consumer.cancel()
+        await consumer.value
+        // The stream is released by a task of its own: wait for it, a second at most.
+        for _ in 0..<1000 where await fixture.context.statusPublisher.isObserved { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await !fixture.context.statusPublisher.isObserved)
+    }
+}
