@@ -1,0 +1,123 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// `SyncScheduler` against `InMemoryRemote` on a test clock: its triggers, backoff, parking and stop.
+struct SyncSchedulerTests {
+    struct Setup {
+        let context: SyncContext
+        let remote: InMemoryRemote
+        let clock = TestClock()
+        let connectivity = ManualConnectivity()
+        let scheduler: SyncScheduler<TestClock>
+        /// The remote the context talks to: `remote` behind a gate that can park a call.
+        let suspending: SuspendingRemote
+
+        init(interval: Duration? = .seconds(60)) {
+            remote = InMemoryRemote()
+            suspending = SuspendingRemote(remote, whenCancelled: .throwsCancellationError)
+            context = SyncContext(dataSource: InMemoryDataSource(), remote: suspending)
+            let configuration = SyncScheduler<TestClock>.Configuration(
+                steps: [.push, .pull(table: "TodoItem", queryId: "all")], debounce: .seconds(2),
+                maximumDelay: .seconds(10), interval: interval, initialBackoff: .seconds(5), maximumBackoff: .seconds(30))
+            scheduler = SyncScheduler(context: context, configuration: configuration, connectivity: connectivity, clock: clock)
+        }
+
+        var todo: SyncTable { context.table("TodoItem") }
+
+        /// How many pulls reached the server.
+        func pulls() async -> Int { await remote.requests.filter { $0 == "GET TodoItem" }.count }
+
+        /// Waits until the scheduler sleeps on the clock (its next sync is timed) or parks.
+        func settled() async -> Bool {
+            await eventually { clock.sleeperCount > 0 }
+        }
+    }
+
+    @Test func itSyncsAtStartAndAgainAfterTheInterval() async throws {
+        let setup = Setup()
+        try await setup.todo.insert(["id": "a"])
+        await setup.scheduler.start()
+        #expect(await eventually { await setup.remote.requests.first == "POST TodoItem/a" })
+        #expect(await setup.settled())
+        let pulls = await setup.pulls()
+        setup.clock.advance(by: .seconds(59))
+        #expect(await setup.pulls() == pulls)
+        setup.clock.advance(by: .seconds(1))
+        #expect(await eventually { await setup.pulls() > pulls })
+        await setup.scheduler.stop()
+    }
+
+    @Test func aLocalWriteIsPushedAfterTheDebounce() async throws {
+        let setup = Setup()
+        await setup.scheduler.start()
+        #expect(await eventually { await setup.pulls() > 0 })
+        #expect(await setup.settled())
+        try await setup.todo.insert(["id": "b"])
+        #expect(await eventually { await setup.scheduler.nextSyncDue == .seconds(2) })
+        setup.clock.advance(by: .seconds(1))
+        #expect(await !setup.remote.requests.contains("POST TodoItem/b"))
+        setup.clock.advance(by: .seconds(1))
+        #expect(await eventually { await setup.remote.requests.contains("POST TodoItem/b") })
+        await setup.scheduler.stop()
+    }
+
+    @Test func failuresBackOffAndOfflineWaitsForConnectivity() async throws {
+        let setup = Setup(interval: nil)
+        await setup.connectivity.setReachable(false)
+        try await setup.todo.insert(["id": "a"])
+        await setup.scheduler.start()
+        #expect(await eventually { await !setup.scheduler.isReachable })
+        await setup.remote.failNext(2, with: .network("down"))
+        await setup.connectivity.setReachable(true)
+        // Regained: a sync at once, which fails; the next after 5 s, which fails; then after 10 s.
+        #expect(await eventually { await setup.scheduler.consecutiveFailures == 1 })
+        #expect(await setup.settled())
+        setup.clock.advance(by: .seconds(5))
+        #expect(await eventually { await setup.scheduler.consecutiveFailures == 2 })
+        #expect(await setup.settled())
+        let requests = await setup.remote.requests.count
+        setup.clock.advance(by: .seconds(9))
+        #expect(await setup.remote.requests.count == requests)
+        setup.clock.advance(by: .seconds(1))
+        #expect(await eventually { await setup.scheduler.consecutiveFailures == 0 })
+        #expect(try await setup.context.status().pendingOperations == 0)
+        await setup.scheduler.stop()
+    }
+
+    @Test func unauthorizedParksUntilASyncIsRequested() async throws {
+        let setup = Setup()
+        await setup.remote.failNext(1, with: .unauthorized)
+        await setup.scheduler.start()
+        #expect(await eventually { await setup.scheduler.isParked })
+        let requests = await setup.remote.requests.count
+        try await setup.todo.insert(["id": "a"])
+        setup.clock.advance(by: .seconds(3600))
+        #expect(await setup.remote.requests.count == requests)
+        await setup.scheduler.syncNow()
+        #expect(await eventually { await setup.remote.requests.contains("POST TodoItem/a") })
+        #expect(await !setup.scheduler.isParked)
+        await setup.scheduler.stop()
+    }
+
+    @Test func stopEndsARunningSyncAndNothingRunsAfterIt() async throws {
+        let setup = Setup()
+        try await setup.todo.insert(["id": "a"])
+        await setup.suspending.suspendNext(.insert, at: .beforeServer)
+        await setup.scheduler.start()
+        await setup.suspending.waitUntilSuspended()
+        let stopping = Task { await setup.scheduler.stop() }
+        #expect(await eventually { await setup.scheduler.isStopping })
+        // The parked request sees its task cancelled once resumed, as HTTPRemote does.
+        await setup.suspending.resume()
+        await stopping.value
+        #expect(await !setup.scheduler.isRunning)
+        #expect(try await setup.context.status().pendingOperations == 1)
+        #expect(try await setup.context.status().isPushing == false)
+
+        try await setup.todo.insert(["id": "late"])
+        setup.clock.advance(by: .seconds(3600))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await setup.remote.requests.isEmpty)
+    }
+}
