@@ -5,7 +5,7 @@ extension SyncContext {
     public func cancelAndDiscard(_ error: TableOperationError) async throws {
         try await holding(writeGate) {
             let operation = try await currentOperation(for: error)
-            try await dataSource.apply(queue.removing(operation.id)
+            try await apply(queue.removing(operation.id)
                                        + [.delete(table: operation.table, ids: [operation.itemId])])
             operationIndex?.remove(operation)
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
@@ -19,7 +19,7 @@ extension SyncContext {
         try await holding(writeGate) {
             let operation = try await currentOperation(for: error)
             let stored = try Self.resolutionItem(item, for: operation)
-            try await dataSource.apply(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
+            try await apply(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
             operationIndex?.remove(operation)
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
@@ -54,7 +54,7 @@ extension SyncContext {
                 changes.append(.upsert(table: operation.table, items: [item]))
             }
             changes.append(queue.saving(operation))
-            try await dataSource.apply(changes)
+            try await apply(changes)
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
@@ -75,7 +75,7 @@ extension SyncContext {
             if !keepingLocalItem, current.kind != .delete {
                 changes.append(.delete(table: current.table, ids: [current.itemId]))
             }
-            try await dataSource.apply(changes)
+            try await apply(changes)
             operationIndex?.remove(current)
             ownVersions.forget(table: current.table, itemId: current.itemId)
         }

@@ -95,7 +95,7 @@ extension SyncContext {
             if let (value, queryId) = token {
                 changes.append(DeltaTokenStore.saving(value, table: table, queryId: queryId, filter: filter))
             }
-            if !changes.isEmpty { try await dataSource.apply(changes) }
+            if !changes.isEmpty { try await apply(changes) }
             for item in items {
                 guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)

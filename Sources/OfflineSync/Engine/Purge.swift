@@ -15,7 +15,7 @@ extension SyncContext {
                         throw SyncError.operationInFlight(operationId: busy.id, table: table, itemId: busy.itemId)
                     }
                     let rowIDs = operations.map { EngineTables.rowID(forOperation: $0.id) }
-                    try await dataSource.apply([
+                    try await apply([
                         .delete(table: EngineTables.operations, ids: rowIDs),
                         .delete(table: EngineTables.errors, ids: rowIDs),
                         DeltaTokenStore.removingAll(table: table),
@@ -30,14 +30,14 @@ extension SyncContext {
                 }
                 ownVersions.forgetAll(table: table)
                 guard let query, query.skip != nil || query.top != nil || !query.orderBy.isEmpty else {
-                    try await dataSource.apply([.deleteAll(table: table, matching: query?.filter)])
+                    try await apply([.deleteAll(table: table, matching: query?.filter)])
                     return
                 }
                 var selection = query
                 selection.select = ["id"]
                 selection.includeTotalCount = false
                 let ids = try await dataSource.read(selection).items.compactMap { $0["id"]?.stringValue }
-                if !ids.isEmpty { try await dataSource.apply([.delete(table: table, ids: ids)]) }
+                if !ids.isEmpty { try await apply([.delete(table: table, ids: ids)]) }
             }
         }
     }

@@ -27,7 +27,7 @@ extension SyncContext {
     func pushQueue(tables: Set<String>?) async throws -> PushResult {
         if let tables, tables.isEmpty { return PushResult(pushed: 0) }
         let scope = tables.flatMap(Self.rows(of:))
-        try await holding(writeGate) { try await dataSource.apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
+        try await holding(writeGate) { try await apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         // The whole queue in one read; later reads return only operations queued during the push.
         var batch = try await queue.operations(after: 0).filter(inScope)
@@ -120,14 +120,14 @@ extension SyncContext {
                     return PreparedOperation(operation: operation, body: nil, problem:
                         "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard.")
                 }
-                try await dataSource.apply(folded.changes)
+                try await apply(folded.changes)
                 for removed in folded.removed { operationIndex?.remove(removed) }
                 operation = merged
                 body = merged.item
             }
             let content = operation.kind == .delete ? nil : body
             if operation.needsMark(sending: content) {
-                try await dataSource.apply(markingAttempted(&operation, sending: content, upcoming: upcoming))
+                try await apply(markingAttempted(&operation, sending: content, upcoming: upcoming))
             }
             inFlight.insert(id)
             return PreparedOperation(operation: operation, body: body, problem: nil)
@@ -218,7 +218,7 @@ extension SyncContext {
             switch outcome {
             case .abort(let reason, let underlying):
                 let folded = try await foldingLater(into: operation)
-                try await dataSource.apply(folded.changes)
+                try await apply(folded.changes)
                 for removed in folded.removed { operationIndex?.remove(removed) }
                 return .aborted(reason, underlying)
             case .failed(let status, let message, let serverItem):
@@ -235,7 +235,7 @@ extension SyncContext {
             let error = TableOperationError(operation: folded.operation ?? operation, item: prepared.body,
                                             serverItem: failure.serverItem, statusCode: failure.status, message: failure.message)
             if folded.operation != nil { changes.append(OperationErrorStore.saving(error)) }
-            try await dataSource.apply(changes)
+            try await apply(changes)
             for removed in folded.removed { operationIndex?.remove(removed) }
             return .failed(error)
         }
@@ -273,7 +273,7 @@ extension SyncContext {
                 changes.append(.upsert(table: operation.table, items: [serverItem]))
             }
         }
-        try await dataSource.apply(changes)
+        try await apply(changes)
         operationIndex?.remove(operation)
         if SystemProperties.isDeleted(serverItem) || operation.kind == .delete {
             ownVersions.forget(table: operation.table, itemId: operation.itemId)

@@ -26,7 +26,7 @@ extension SyncContext {
             var stored = try await queue.operation(id: operation.id) ?? operation
             guard stored.needsMark(sending: body) else { return stored }
             stored.markAttempted(sending: body)
-            try await dataSource.apply([queue.saving(stored)])
+            try await apply([queue.saving(stored)])
             return stored
         }
     }

@@ -117,7 +117,7 @@ extension SyncContext {
     /// gate.
     func commit(_ staged: StagedLocalWrites) async throws {
         guard !staged.changes.isEmpty else { return }
-        try await dataSource.apply(staged.changes)
+        try await apply(staged.changes)
         if let next = staged.nextOperationId { nextOperationId = next }
         for edit in staged.indexEdits {
             if edit.added { operationIndex?.insert(edit.operation) } else { operationIndex?.remove(edit.operation) }

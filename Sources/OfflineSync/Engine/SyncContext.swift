@@ -51,6 +51,9 @@ public actor SyncContext {
     }
     /// The sync status and its streams.
     var statusPublisher = StatusPublisher()
+    /// The observed queries (``SyncTable/observe(_:)``), by key.
+    var queryObservers: [Int: QueryObserver] = [:]
+    var nextQueryObserverKey = 0
     /// The item versions this context's own pushes replaced (see ``OwnVersionHistory``).
     var ownVersions = OwnVersionHistory()
     private var observers: [Int: AsyncStream<SyncProgress>.Continuation] = [:]
@@ -72,6 +75,7 @@ public actor SyncContext {
     deinit {
         for continuation in observers.values { continuation.finish() }
         statusPublisher.finishAll()
+        for observer in queryObservers.values { observer.continuation.finish() }
     }
 
     /// The sync table `name`. Every call on a table with an invalid or reserved (`__`) name throws

@@ -58,6 +58,22 @@ public struct SyncTable: Sendable {
         return try await context.dataSource.read(query)
     }
 
+    /// The query's result now, then again after each committed change made through the context that alters it
+    /// (local writes, `write` batches, push bookkeeping, pulled pages, purge, resolutions).
+    ///
+    /// ```swift
+    /// for try await result in todos.observe(Query(table: "TodoItem", filter: Field("complete") == false, top: 50)) {
+    ///     render(result.items)
+    /// }
+    /// ```
+    ///
+    /// An element equal to the last one is not sent again; a slow consumer gets the newest result, never an older
+    /// one after a newer; no write waits for an observer. The stream ends when the iterating task is cancelled,
+    /// and throws ``SyncError`` for a query of another table or the store's error when a read fails.
+    public func observe(_ query: Query) -> AsyncThrowingStream<QueryResult, any Error> {
+        context.observe(query, table: name)
+    }
+
     /// A query of this table: `Query(table: name)`.
     public func query() -> Query { Query(table: name) }
 

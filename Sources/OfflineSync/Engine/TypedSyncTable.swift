@@ -64,6 +64,27 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
         try await read(Query(table: table.name, filter: filter, orderBy: orderBy))
     }
 
+    /// The query's models now, then again after each committed change that alters them; see
+    /// ``SyncTable/observe(_:)``. The stream throws ``SyncError/modelCoding(type:table:reason:)`` for an item that
+    /// does not decode.
+    public func observe(_ query: Query) -> AsyncThrowingStream<[Model], any Error> {
+        let results = table.observe(query)
+        let coding = coding
+        let (stream, continuation) = AsyncThrowingStream<[Model], any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let forwarding = Task {
+            do {
+                for try await result in results {
+                    continuation.yield(try result.items.map { try coding.model(Model.self, from: $0) })
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in forwarding.cancel() }
+        return stream
+    }
+
     /// A query of this table.
     public func query() -> Query { table.query() }
 

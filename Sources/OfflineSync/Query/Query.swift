@@ -72,7 +72,7 @@ public enum QueryError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The items a query returned, and the count of all matches when it was asked for.
-public struct QueryResult: Sendable {
+public struct QueryResult: Sendable, Hashable {
     /// The matching items after ordering, `skip`, `top` and `select`.
     public var items: [JSONObject]
     /// The count of every match regardless of `skip`/`top`; nil unless the query set `includeTotalCount`.

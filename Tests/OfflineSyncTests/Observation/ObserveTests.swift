@@ -1,0 +1,123 @@
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// `SyncTable.observe` and `TypedSyncTable.observe`: the emission rules and every kind of committed change.
+struct ObserveTests {
+    static let open = Query(table: "TodoItem", filter: Field("done") == false, orderBy: [.ascending("id")])
+
+    private func ids(_ result: QueryResult) -> [String] {
+        result.items.compactMap { $0["id"]?.stringValue }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theFirstElementIsTheCurrentResultAndEachAlteringWriteAddsOne(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        try await fixture.todo.insert(["id": "a", "done": false])
+        let observed = ObservedElements(fixture.todo.observe(Self.open))
+        #expect(await observed.waitUntil { $0.count == 1 })
+        #expect(await observed.elements.map(ids) == [["a"]])
+
+        try await fixture.todo.insert(["id": "b", "done": false])
+        #expect(await observed.waitUntil { $0.last.map(ids) == ["a", "b"] })
+        // A change that leaves the result as it is adds nothing; the next altering one does.
+        try await fixture.todo.insert(["id": "c", "done": true])
+        try await fixture.todo.update(["id": "a", "done": false])
+        try await fixture.todo.delete(["id": "b"])
+        #expect(await observed.waitUntil { $0.last.map(ids) == ["a"] })
+        #expect(await observed.elements.map(ids) == [["a"], ["a", "b"], ["a"]])
+    }
+
+    @Test func anElementArrivesOnlyOnceItsWriteIsInTheStore() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        let observed = ObservedElements(fixture.todo.observe(Self.open))
+        #expect(await observed.waitUntil { $0.count == 1 })
+        try await fixture.todo.insert(["id": "a", "done": false])
+        #expect(await observed.waitUntil { $0.count == 2 })
+        for element in await observed.elements {
+            for id in ids(element) { #expect(try await fixture.store.dataSource.read(table: "TodoItem", id: id) != nil) }
+        }
+    }
+
+    @Test func aSlowConsumerGetsTheNewestResultAndNeverAnOlderOneAfterIt() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        let observed = ObservedElements(fixture.todo.observe(Self.open), delay: .milliseconds(20))
+        #expect(await observed.waitUntil { $0.count == 1 })
+        for index in 0..<200 { try await fixture.todo.insert(["id": .string("i\(1000 + index)"), "done": false]) }
+        #expect(await observed.waitUntil { $0.last?.items.count == 200 })
+        let counts = await observed.elements.map(\.items.count)
+        #expect(counts.count < 50, "\(counts.count) elements for 200 writes: bursts were not coalesced")
+        #expect(counts == counts.sorted())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyKindOfCommittedChangeIsSeen(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        let observed = ObservedElements(fixture.todo.observe(Query(table: "TodoItem", orderBy: [.ascending("id")])))
+        #expect(await observed.waitUntil { $0.count == 1 })
+        func sees(_ description: String, _ condition: @escaping @Sendable ([JSONObject]) -> Bool) async {
+            #expect(await observed.waitUntil { $0.last.map { condition($0.items) } ?? false }, "\(description)")
+        }
+
+        try await fixture.context.write { batch in
+            try batch.insert(["id": "a", "text": "batch"], into: "TodoItem")
+            try batch.insert(["id": "b", "text": "batch"], into: "TodoItem")
+        }
+        await sees("a batch") { $0.count == 2 }
+        try await fixture.context.push()
+        await sees("push bookkeeping (the server's copies)") { $0.allSatisfy { $0["version"] != nil } }
+        await fixture.remote.seed([["id": "c", "text": "pulled"]], table: "TodoItem")
+        try await fixture.todo.pull()
+        await sees("a pulled page") { $0.count == 3 }
+        try await fixture.todo.purge(Query(table: "TodoItem", filter: Field("id") == "c"))
+        await sees("a purge") { $0.count == 2 }
+        try await fixture.todo.update(["id": "a", "text": "local", "version": "stale"])
+        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let error = try #require(try await fixture.context.operationErrors().first)
+        try await fixture.context.cancelAndUpdate(error, with: try #require(error.serverItem))
+        await sees("a resolution") { $0.first?["text"] == "batch" }
+    }
+
+    @Test func typedObservationDecodesEachResult() async throws {
+        struct Todo: Codable, Sendable { var id: String?; var text: String }
+        let fixture = try await EngineFixture(.inMemory)
+        let todos = fixture.context.table(Todo.self, name: "TodoItem")
+        let observed = ObservedElements(todos.observe(Query(table: "TodoItem", orderBy: [.ascending("text")])))
+        try await todos.insert(Todo(id: "1", text: "milk"))
+        try await todos.insert(Todo(id: "2", text: "bread"))
+        #expect(await observed.waitUntil { $0.last?.map(\.text) == ["bread", "milk"] })
+    }
+
+    @Test func aQueryOfAnotherTableEndsTheStreamWithAnError() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        let observed = ObservedElements(fixture.todo.observe(Query(table: "Other")))
+        #expect(await !observed.waitUntil(seconds: 1) { !$0.isEmpty })
+        #expect(await observed.failure as? SyncError == .queryTableMismatch(table: "TodoItem", queryTable: "Other"))
+    }
+
+    @Test func cancellingTheIterationReleasesTheObserver() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        let observed = ObservedElements(fixture.todo.observe(Self.open))
+        #expect(await observed.waitUntil { $0.count == 1 })
+        #expect(await fixture.context.observerCount == 1)
+        await observed.cancel()
+        #expect(await eventually { await fixture.context.observerCount == 0 })
+        try await fixture.todo.insert(["id": "a", "done": false])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func tenObserversOfAThousandRapidWritesEndAtTheFinalState(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        let queries = (0..<10).map { index in
+            Query(table: "TodoItem", filter: Field("group") == .int(Int64(index % 3)), orderBy: [.descending("n")], top: 50)
+        }
+        let observers = queries.map { ObservedElements(fixture.todo.observe($0)) }
+        for index in 0..<1000 {
+            try await fixture.todo.insert(["id": .string("w\(index)"), "group": .int(Int64(index % 3)), "n": .int(Int64(index))])
+        }
+        for (query, observed) in zip(queries, observers) {
+            let final = try await fixture.todo.read(query)
+            #expect(await observed.waitUntil { $0.last == final })
+        }
+    }
+}
