@@ -68,22 +68,12 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
     /// ``SyncTable/observe(_:)``. The stream throws ``SyncError/modelCoding(type:table:reason:)`` for an item that
     /// does not decode.
     public func observe(_ query: Query) -> AsyncThrowingStream<[Model], any Error> {
-        let results = table.observe(query)
         let coding = coding
-        let (stream, continuation) = AsyncThrowingStream<[Model], any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let forwarding = Task {
-            do {
-                for try await result in results {
-                    continuation.yield(try result.items.map { try coding.model(Model.self, from: $0) })
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in forwarding.cancel() }
-        return stream
+        return table.observe(query).mappingNewest { result in try result.items.map { try coding.model(Model.self, from: $0) } }
     }
+
+    /// The context the table belongs to.
+    public var context: SyncContext { table.context }
 
     /// A query of this table.
     public func query() -> Query { table.query() }

@@ -58,14 +58,3 @@ final class TestClock: Clock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 }
-
-/// Whether `condition` comes to hold within `seconds` of real time, checking between short pauses: for effects of
-/// the scheduler's own tasks, which the test cannot await directly.
-func eventually(seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return try await condition()
-}
