@@ -38,7 +38,7 @@ struct DemoScenario {
         var milk = try await todos.insert(DemoTodoItem(text: "buy milk (\(runTag))"))
         _ = try await todos.insert(DemoTodoItem(text: "renew the passport (\(runTag))"))
         var bill = try await todos.insert(DemoTodoItem(text: "pay the electric bill (\(runTag))"))
-        _ = try await todos.insert(DemoTodoItem(text: "call the landlord (\(runTag))"))
+        let landlord = try await todos.insert(DemoTodoItem(text: "call the landlord (\(runTag))"))
         var orchids = try await todos.insert(DemoTodoItem(text: "water the orchids (\(runTag))"))
         bill.complete = true
         bill = try await todos.update(bill)
@@ -118,8 +118,36 @@ struct DemoScenario {
         show(items: mine)
         guard mine.contains(where: { $0.text == otherBill.text }) else { throw DemoFailure("the change did not arrive") }
         guard incremental < ids.count else { throw DemoFailure("the incremental pull fetched every record again") }
+
+        begin("A live query shows the open items as a pull and a local edit change them.")
+        let open = Query(table: table, filter: Field("text").hasSuffix("(\(runTag))") && Field("complete") == false,
+                         orderBy: [.ascending("text")])
+        var live = resolving.observe(open).makeAsyncIterator()
+        try showLive(try await live.next(), when: "now")
+        guard var otherLandlord = try await otherTodos.read(id: landlord.id ?? "") else { throw DemoFailure("the other device lost an item") }
+        otherLandlord.text = "call the landlord about the heating (\(runTag))"
+        try await otherTodos.update(otherLandlord)
+        try await other.push()
+        say("the other device renamed \"\(landlord.text)\"")
+        _ = try await pull(todos: resolving, context: context, label: "pull")
+        try showLive(try await live.next(), when: "after the pull")
+        guard var passport = try await resolving.read(Field("text") == .string("renew the passport (\(runTag))")).first
+        else { throw DemoFailure("the passport item is gone") }
+        passport.complete = true
+        try await resolving.update(passport)
+        say("this device completed \"\(passport.text)\"")
+        let afterEdit = try await live.next()
+        try showLive(afterEdit, when: "after the local edit")
+        guard afterEdit?.contains(where: { $0.id == passport.id }) == false else { throw DemoFailure("the live query missed the edit") }
         try await store.close()
         Terminal.out("\nDemo finished: every step succeeded.")
+    }
+
+    /// Prints one element of the live query.
+    private func showLive(_ items: [DemoTodoItem]?, when: String) throws {
+        guard let items else { throw DemoFailure("the live query ended") }
+        say("live query, \(when): \(items.count) open")
+        show(items: items)
     }
 
     private func localItems(_ todos: TypedSyncTable<DemoTodoItem>) async throws -> [DemoTodoItem] {

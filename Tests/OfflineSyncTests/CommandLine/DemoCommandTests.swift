@@ -8,7 +8,9 @@ struct DemoCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await ToolProcess.run(["demo", "--dir", directory.path])
         #expect(outcome.status == 0, "\(outcome.standardOutput)\n\(outcome.standardError)")
-        for step in 1...9 { #expect(outcome.standardOutput.contains("\n\(step). ")) }
+        for step in 1...10 { #expect(outcome.standardOutput.contains("\n\(step). ")) }
+        #expect(outcome.standardOutput.contains("live query, after the pull: 2 open"))
+        #expect(outcome.standardOutput.contains("live query, after the local edit: 1 open"))
         #expect(outcome.standardOutput.contains("conflict (HTTP 412)"))
         #expect(outcome.standardOutput.contains("Demo finished: every step succeeded."))
         // The store the demo leaves behind is sound and holds the five items.
