@@ -6,7 +6,7 @@ extension SyncContext {
         for (key, observer) in queryObservers {
             let mayAlter: Bool
             if let last = observer.last, !observer.isEvaluating {
-                mayAlter = ObservationScope.mayAlter(observer.query, lastResult: last, by: changes)
+                mayAlter = ObservationScope.mayAlter(observer.query, lastResult: last, shown: observer.shownKeys, by: changes)
             } else {
                 // An evaluation is under way: whether its result saw these changes is unknown.
                 mayAlter = changes.contains { $0.table == observer.query.table }

@@ -76,6 +76,8 @@ struct BenchSizes: Sendable, Equatable {
     /// What the full sizes are divided by: 1, or 10 for `--quick` (tests of the bench use more).
     let divisor: Int
     let fsyncs, singleWrites, writers, writesPerWriter, bulkRecords, batchSize, openRepeats, queries, pointReads: Int
+    /// Inserts O1 times without observers, and again with them.
+    let observedWrites: Int
     /// Records S1 pulls, operations S2 pushes.
     let syncPullRecords, syncPushOperations: Int
     /// Records parsed and written by J1 and J2.
@@ -100,6 +102,7 @@ struct BenchSizes: Sendable, Equatable {
         openRepeats = 5
         queries = 1000 / divisor
         pointReads = 100_000 / divisor
+        observedWrites = max(500 / divisor, 10)
         syncPullRecords = 100_000 / divisor
         syncPushOperations = 10_000 / divisor
         jsonRecords = 100_000 / divisor

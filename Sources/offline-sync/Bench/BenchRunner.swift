@@ -52,10 +52,10 @@ struct BenchRunner {
         report.finish()
     }
 
-    /// D0 and W1 to W7, in WORKLOAD.md's order, then the sync workloads S1 and S2.
+    /// D0 and W1 to W7, in the store benchmark's order, then O1 (observed writes) and the sync workloads S1 and S2.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, data under \(root.path)")
-        let total = 10
+        let total = 11
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -80,6 +80,8 @@ struct BenchRunner {
         try await store.close()
         step("W7 memory")
         try await runMemory(directory)
+        step("O1 observed writes")
+        try await runObservedWrites(directory)
         step("S1 sync pull")
         try await runSyncPull()
         step("S2 sync push")

@@ -17,6 +17,7 @@ struct BenchRunTests {
         "w7_peak_rss_mb": "MiB", "w1_commit_p50_us": "us", "w1_commit_p99_us": "us", "w2_write_p50_us": "us",
         "w2_write_p99_us": "us", "w5_query_p99_us": "us", "w7_base_rss_mb": "MiB",
         "s1_pull_records_per_s": "records/s", "s2_push_ops_per_s": "ops/s",
+        "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms",
     ]
 
     private func run(_ arguments: [String], factory: any BenchStoreFactory) async throws -> [String] {
