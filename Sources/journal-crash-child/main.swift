@@ -6,6 +6,10 @@
 //       prints "ack <n>". It starts after the "last" batch it finds in the store.
 //   journal-crash-child probe <directory>
 //       Tries to open the store and prints "opened", "locked" or "error <description>".
+//   journal-crash-child sync <directory> <baseURL> <v2|v3> <seed>
+//       A device that writes, pushes and pulls until it is killed; see SyncChild.swift.
+//   journal-crash-child push-insert <directory> <baseURL> <v2|v3>
+//       Inserts one item and pushes it; see SyncChild.swift.
 import Foundation
 import OfflineSync
 
@@ -53,6 +57,28 @@ case "write":
             ])
             output("ack \(batch)")
         }
+    } catch {
+        output("error \(error)")
+        exit(1)
+    }
+case "sync":
+    guard arguments.count >= 6, let baseURL = URL(string: arguments[3]), let seed = UInt64(arguments[5]) else {
+        output("usage: journal-crash-child sync <directory> <baseURL> <v2|v3> <seed>")
+        exit(2)
+    }
+    do {
+        try await SyncChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed)
+    } catch {
+        output("error \(error)")
+        exit(1)
+    }
+case "push-insert":
+    guard arguments.count >= 5, let baseURL = URL(string: arguments[3]) else {
+        output("usage: journal-crash-child push-insert <directory> <baseURL> <v2|v3>")
+        exit(2)
+    }
+    do {
+        try await SyncChild.pushInsert(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2)
     } catch {
         output("error \(error)")
         exit(1)

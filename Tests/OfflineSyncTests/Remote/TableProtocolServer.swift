@@ -23,14 +23,43 @@ final class TableProtocolServer: @unchecked Sendable {
     private let pageSize: Int
     private var server: LoopbackHTTPServer?
 
-    /// Starts a server speaking `version`; requests must carry `token` when one is given.
-    init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50) throws {
+    /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
+    /// every answer leaves that long after the server acted, a window in which a client killed loses it.
+    init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50, responseDelay: Duration = .zero) throws {
         self.version = version
         self.token = token
         self.pageSize = pageSize
+        let delay = Double(responseDelay.components.seconds) + Double(responseDelay.components.attoseconds) / 1e18
         server = try LoopbackHTTPServer { [weak self] request in
-            self?.handle(request) ?? ServerResponse(status: 503)
+            let response = self?.handle(request) ?? ServerResponse(status: 503)
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            self?.holdIfAsked(request)
+            return response
         }
+    }
+
+    private var holdsNextWrite = false
+    private let holding = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+
+    /// Makes the server hold its answer to the next write (after acting on it) until ``releaseHeldAnswer()``.
+    func holdNextWriteAnswer() { lock.withLock { holdsNextWrite = true } }
+
+    /// Waits until the server holds an answer; false after `seconds`.
+    func waitUntilHolding(seconds: Double = 20) -> Bool { holding.wait(timeout: .now() + seconds) == .success }
+
+    /// Lets the held answer go.
+    func releaseHeldAnswer() { released.signal() }
+
+    private func holdIfAsked(_ request: ServerRequest) {
+        guard request.method != "GET" else { return }
+        let holds = lock.withLock {
+            defer { holdsNextWrite = false }
+            return holdsNextWrite
+        }
+        guard holds else { return }
+        holding.signal()
+        _ = released.wait(timeout: .now() + 30)
     }
 
     /// `http://127.0.0.1:<port>`.

@@ -1,0 +1,82 @@
+import Foundation
+import OfflineSync
+
+/// `journal-crash-child sync <directory> <baseURL> <v2|v3> <seed>`: a device that is killed while it syncs.
+///
+/// Opens the store (`.always`), then loops: one random local write to table "Kill" (an insert of a new id, or an
+/// update or delete of an item it holds), printing `begin <kind> <id> <text>` before the write and
+/// `ack <kind> <id> <text>` once it returned (`<text>` is `-` for a delete); then, most of the time, a push and now
+/// and then an incremental pull of the table, printing `push ok|failed` and `pull ok|failed`. Every text is unique,
+/// so the test can tell which write an item holds. It never ends by itself.
+enum SyncChild {
+    static let table = "Kill"
+
+    static func run(directory: URL, baseURL: URL, apiVersion: APIVersion, seed: UInt64) async throws -> Never {
+        let store = try await JournalDataSource(directory: directory, options: JournalOptions(durability: .always))
+        let remote = HTTPRemote(baseURL: baseURL, apiVersion: apiVersion,
+                                configuration: HTTPRemoteConfiguration(timeout: .seconds(10)))
+        let context = SyncContext(dataSource: store, remote: remote)
+        let items = context.table(table)
+        var random = ChildRandom(seed: seed ^ UInt64(getpid()))
+        let prefix = "p\(getpid())"
+        var counter = 0
+        while true {
+            counter += 1
+            let text = "\(prefix)-\(counter)"
+            let held = try await items.read(Query(table: table, orderBy: [.ascending("id")])).items
+            let roll = random.next() % 10
+            if held.isEmpty || roll < 3 {
+                let id = "\(prefix)-i\(counter)"
+                output("begin insert \(id) \(text)")
+                try await items.insert(["id": .string(id), "text": .string(text)])
+                output("ack insert \(id) \(text)")
+            } else {
+                var item = held[Int(random.next() % UInt64(held.count))]
+                let id = item["id"]?.stringValue ?? "?"
+                if roll < 8 {
+                    item["text"] = .string(text)
+                    output("begin update \(id) \(text)")
+                    try await items.update(item)
+                    output("ack update \(id) \(text)")
+                } else {
+                    output("begin delete \(id) -")
+                    try await items.delete(item)
+                    output("ack delete \(id) -")
+                }
+            }
+            if random.next() % 3 != 0 {
+                do { try await context.push(); output("push ok") } catch { output("push failed \(error)") }
+            }
+            if random.next() % 6 == 0 {
+                do { try await items.pull(queryId: "all"); output("pull ok") } catch { output("pull failed \(error)") }
+            }
+        }
+    }
+}
+
+extension SyncChild {
+    /// `journal-crash-child push-insert <directory> <baseURL> <v2|v3>`: inserts item "x" (text "A") into table
+    /// "Kill", prints `ack insert`, then `pushing`, and pushes; the test kills it while the server holds the answer.
+    static func pushInsert(directory: URL, baseURL: URL, apiVersion: APIVersion) async throws {
+        let store = try await JournalDataSource(directory: directory, options: JournalOptions(durability: .always))
+        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: baseURL, apiVersion: apiVersion))
+        try await context.table(table).insert(["id": "x", "text": "A"])
+        output("ack insert")
+        output("pushing")
+        try await context.push()
+        output("pushed")
+    }
+}
+
+/// SplitMix64: the child's own seeded choices.
+struct ChildRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

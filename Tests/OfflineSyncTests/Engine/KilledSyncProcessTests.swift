@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// A device killed with SIGKILL at random moments while it writes, pushes and pulls over HTTP (a
+/// `journal-crash-child` holding a journal store, against a back end in the test process that outlives it), restarted
+/// on the same store each time. At every restart the store holds every acknowledged write; at the end one push and
+/// one pull drain the queue with no error, and the store and the server hold each item as its last write left it,
+/// with no deleted item back. `OFFLINESYNC_SOAK=<rounds>` runs more rounds.
+@Suite(.serialized)
+struct KilledSyncProcessTests {
+    static let rounds = ProcessInfo.processInfo.environment["OFFLINESYNC_SOAK"].flatMap { Int($0) }.map { max($0, 16) } ?? 16
+
+    /// What the device's acknowledged writes left: an item's text, or deleted.
+    enum State: Equatable, CustomStringConvertible {
+        case text(String), deleted
+        var description: String { if case .text(let text) = self { text } else { "deleted" } }
+    }
+
+    /// The writes the child acknowledged, and the one a kill cut (it may or may not have happened).
+    struct Ledger {
+        var acknowledged: [String: State] = [:]
+        var cut: (id: String, result: State)?
+
+        mutating func read(_ lines: [String]) {
+            for line in lines {
+                let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+                guard words.count == 4, words[0] == "begin" || words[0] == "ack" else { continue }
+                let result: State = words[1] == "delete" ? .deleted : .text(words[3])
+                if words[0] == "begin" { cut = (words[2], result) } else { acknowledged[words[2]] = result; cut = nil }
+            }
+        }
+
+        /// Decides from what the store holds whether the cut write happened.
+        mutating func settle(with held: [String: String]) {
+            guard let cut else { return }
+            let holds: State = held[cut.id].map(State.text) ?? .deleted
+            if holds == cut.result { acknowledged[cut.id] = cut.result }
+            self.cut = nil
+        }
+
+        /// The items the acknowledged writes leave: id → text.
+        var expected: [String: String] {
+            acknowledged.compactMapValues { if case .text(let text) = $0 { text } else { nil } }
+        }
+    }
+
+    /// id → text of the items `store` holds.
+    private static func held(in store: JournalDataSource) async throws -> [String: String] {
+        let items = try await store.read(Query(table: "Kill")).items
+        return Dictionary(uniqueKeysWithValues: items.compactMap { item in
+            item["id"]?.stringValue.map { ($0, item["text"]?.stringValue ?? "?") }
+        })
+    }
+
+    @Test(arguments: [APIVersion.v2, .v3])
+    func aDeleteAfterAPushKilledWhileTheServerHeldItsAnswerReachesTheServer(_ apiVersion: APIVersion) async throws {
+        let server = try TableProtocolServer(version: apiVersion)
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        server.holdNextWriteAnswer()
+        let child = try CrashChild(["push-insert", directory.storePath, server.baseURL.absoluteString,
+                                    apiVersion == .v2 ? "v2" : "v3"])
+        #expect(child.readLines { $0.contains("pushing") }.contains("pushing"))
+        #expect(server.waitUntilHolding(), "the insert did not reach the server")
+        child.kill()
+        server.releaseHeldAnswer()
+        #expect(server.rows("Kill")["x"]?["deleted"] == false)
+
+        let store = try await JournalDataSource(directory: directory.store)
+        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL, apiVersion: apiVersion))
+        #expect(try await context.pendingOperations().map(\.attempted) == [true])
+        try await context.table("Kill").delete(["id": "x", "text": "A"])
+        try await context.push()
+        try await context.table("Kill").pull(queryId: "all")
+        #expect(server.rows("Kill")["x"]?["deleted"] == true)
+        #expect(try await context.table("Kill").read(id: "x") == nil)
+        #expect(try await context.pendingOperations().isEmpty)
+        try await store.close()
+    }
+
+    @Test(arguments: [APIVersion.v2, .v3], [1, 2, 3] as [UInt64])
+    func aDeviceKilledWhileItSyncsLosesNothingAndNeverConflictsWithItself(_ apiVersion: APIVersion, _ seed: UInt64) async throws {
+        let server = try TableProtocolServer(version: apiVersion, responseDelay: .milliseconds(2))
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var generator = SplitMix64(seed: seed)
+        var ledger = Ledger()
+        var pushes = 0
+        for round in 0..<Self.rounds {
+            let child = try CrashChild(["sync", directory.storePath, server.baseURL.absoluteString,
+                                        apiVersion == .v2 ? "v2" : "v3", "\(seed &* 1000 &+ UInt64(round))"])
+            let wanted = Int.random(in: 4...60, using: &generator)
+            let firstLines = child.readLines { $0.count >= wanted }
+            // A little later, so that kills land anywhere in a request: before the server acted, or after it
+            // acted and before the child recorded its answer.
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...6000, using: &generator)))
+            child.kill()
+            let lines = firstLines + child.readLines { _ in false }
+            #expect(!lines.contains { $0.hasPrefix("error") }, "seed \(seed), round \(round): \(lines.filter { $0.hasPrefix("error") })")
+            pushes += lines.filter { $0.hasPrefix("push") }.count
+            ledger.read(lines)
+
+            let store = try await JournalDataSource(directory: directory.store)
+            let held = try await Self.held(in: store)
+            ledger.settle(with: held)
+            #expect(held == ledger.expected, "seed \(seed), round \(round): the store lost an acknowledged write")
+            try await store.close()
+        }
+        #expect(pushes > Self.rounds, "seed \(seed): the children pushed \(pushes) times")
+
+        let store = try await JournalDataSource(directory: directory.store)
+        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL, apiVersion: apiVersion))
+        do {
+            try await context.push()
+        } catch let error as PushError {
+            Issue.record("seed \(seed): the last push failed: \(error.errors.map(\.description))")
+        }
+        try await context.table("Kill").pull(queryId: "all")
+        #expect(try await context.pendingOperations().isEmpty, "seed \(seed)")
+        #expect(try await context.operationErrors().isEmpty, "seed \(seed)")
+        let local = try await Self.held(in: store)
+        #expect(local == ledger.expected, "seed \(seed): the store differs from the last acknowledged writes")
+        let onServer = server.rows("Kill").values.filter { $0["deleted"] != true }
+        let serverTexts = Dictionary(uniqueKeysWithValues: onServer.compactMap { row in
+            row["id"]?.stringValue.map { ($0, row["text"]?.stringValue ?? "?") }
+        })
+        #expect(serverTexts == local, "seed \(seed): the server differs from the store")
+        try await store.close()
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// A running `journal-crash-child` (built with the tests), its standard output read line by line, killed with
+/// SIGKILL by the test or, as a bound on a child that hangs, after 60 seconds.
+final class CrashChild {
+    /// The child's executable in the build products directory, beside the test binary.
+    static let url: URL? = BuiltProducts.executable("journal-crash-child")
+
+    let process = Process()
+    private let output: FileHandle
+    private var pending = ""
+
+    /// Starts the child with `arguments`.
+    init(_ arguments: [String]) throws {
+        let executable: URL = try #require(Self.url, "journal-crash-child is not built beside the tests")
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        output = pipe.fileHandleForReading
+        try process.run()
+        let process = process
+        let pid = process.processIdentifier
+        Task.detached {
+            try? await Task.sleep(for: .seconds(60))
+            if process.isRunning { Foundation.kill(pid, SIGKILL) }
+        }
+    }
+
+    /// Reads lines until `enough` says stop or the output ends.
+    func readLines(until enough: ([String]) -> Bool) -> [String] {
+        var lines: [String] = []
+        while !enough(lines) {
+            let data = output.availableData
+            if data.isEmpty { break }
+            pending += String(decoding: data, as: UTF8.self)
+            while let newline = pending.firstIndex(of: "\n") {
+                lines.append(String(pending[..<newline]))
+                pending = String(pending[pending.index(after: newline)...])
+            }
+        }
+        return lines
+    }
+
+    /// Kills the child with SIGKILL and waits for it to end.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits for the child to end by itself.
+    func waitUntilExit() {
+        process.waitUntilExit()
+    }
+}
