@@ -8,16 +8,15 @@ actor ObservedElements<Element: Sendable> {
     private var waiters: [Int: (condition: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = [:]
     private var nextWaiter = 0
 
-    /// Starts consuming `stream`; each element is kept after `delay` (a slow consumer), if one is given.
-    init(_ stream: AsyncThrowingStream<Element, any Error>, delay: Duration? = nil) {
-        Task { await self.start(stream, delay: delay) }
+    /// Starts consuming `stream`.
+    init(_ stream: AsyncThrowingStream<Element, any Error>) {
+        Task { await self.start(stream) }
     }
 
-    private func start(_ stream: AsyncThrowingStream<Element, any Error>, delay: Duration?) {
+    private func start(_ stream: AsyncThrowingStream<Element, any Error>) {
         consumer = Task {
             do {
                 for try await element in stream {
-                    if let delay { try? await Task.sleep(for: delay) }
                     self.append(element)
                 }
             } catch {
