@@ -28,10 +28,16 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     public let baseURL: URL
     /// The protocol version spoken.
     public let apiVersion: APIVersion
-    /// Timeout, token policy and installation id.
+    /// Timeout, token policy, installation id, headers, retries and the request hook.
     public let configuration: HTTPRemoteConfiguration
-    private let authToken: String?
-    private let session: URLSession
+    let tokens: TokenSource
+    let session: URLSession
+    /// Waits between retries; replaced by tests so that they never sleep.
+    var retrySleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// Draws the jitter of a retry's wait from `0 ..< 1`.
+    var jitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// The wall clock, for `Retry-After` dates.
+    var now: @Sendable () -> Date = { Date() }
 
     /// Creates a remote with the default ``HTTPRemoteConfiguration`` and a shared ephemeral `URLSession` without
     /// cookies or cache.
@@ -57,9 +63,23 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     /// Creates a remote with a ``HTTPRemoteConfiguration``; `session` nil means the shared ephemeral session.
     public init(baseURL: URL, apiVersion: APIVersion = .v2, authToken: String? = nil,
                 configuration: HTTPRemoteConfiguration, session: URLSession? = nil) {
+        self.init(baseURL: baseURL, apiVersion: apiVersion, tokens: TokenSource(fixed: authToken),
+                  configuration: configuration, session: session)
+    }
+
+    /// Creates a remote whose token comes from `authentication`, refreshed once when the server answers 401 (see
+    /// ``AuthenticationProvider``); `session` nil means the shared ephemeral session.
+    public init(baseURL: URL, apiVersion: APIVersion = .v2, authentication: any AuthenticationProvider,
+                configuration: HTTPRemoteConfiguration = HTTPRemoteConfiguration(), session: URLSession? = nil) {
+        self.init(baseURL: baseURL, apiVersion: apiVersion, tokens: TokenSource(provider: authentication),
+                  configuration: configuration, session: session)
+    }
+
+    private init(baseURL: URL, apiVersion: APIVersion, tokens: TokenSource, configuration: HTTPRemoteConfiguration,
+                 session: URLSession?) {
         self.baseURL = baseURL
         self.apiVersion = apiVersion
-        self.authToken = authToken
+        self.tokens = tokens
         self.configuration = configuration
         self.session = session ?? HTTPRemote.defaultSession
     }
@@ -75,15 +95,16 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
         return URLSession(configuration: configuration, delegate: SameOriginRedirectPolicy(), delegateQueue: nil)
     }()
 
-    /// The base URL, the version and whether a token is set (never the token).
+    /// The base URL, the version and where the token comes from (never the token).
     public var description: String {
-        "HTTPRemote(\(baseURL.absoluteString), \(apiVersion), token: \(authToken == nil ? "none" : "set"))"
+        let token = tokens.refreshes ? "provider" : (tokens.hasToken ? "set" : "none")
+        return "HTTPRemote(\(baseURL.absoluteString), \(apiVersion), token: \(token))"
     }
 
     /// A mirror without the token, so `dump` and debuggers never show it.
     public var customMirror: Mirror {
         Mirror(self, children: ["baseURL": baseURL, "apiVersion": apiVersion, "configuration": configuration,
-                                "hasToken": authToken != nil], displayStyle: .struct)
+                                "hasToken": tokens.hasToken], displayStyle: .struct)
     }
 
     /// `POST /tables/{table}`; returns the server's copy, its `version` taken from the `ETag` when sent.
@@ -91,31 +112,31 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     ///   ``HTTPRemoteError`` when the request cannot be sent, `CancellationError` when the task is cancelled.
     @discardableResult
     public func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
-        let request = try builder().insert(item, table: table)
-        return try await resolve(decoder.item(try await send(request), for: request), request)
+        try await perform({ builder throws(HTTPRemoteError) in try builder.insert(item, table: table) },
+                          { decoder, response, request in decoder.item(response, for: request) })
     }
 
     /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}` with `If-Match` from `item["version"]`; returns the server's copy.
     /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch.
     @discardableResult
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
-        let request = try builder().update(item, table: table)
-        return try await resolve(decoder.item(try await send(request), for: request), request)
+        try await perform({ builder throws(HTTPRemoteError) in try builder.update(item, table: table) },
+                          { decoder, response, request in decoder.item(response, for: request) })
     }
 
     /// `DELETE /tables/{table}/{id}` with `If-Match` when `version` is given.
     /// - Throws: like ``insert(_:table:)``; `.notFound` (404) and `.gone` (410) when the row is already gone.
     public func delete(id: String, version: String?, table: String) async throws {
-        let request = try builder().delete(id: id, version: version, table: table)
-        _ = try await resolve(decoder.deletion(try await send(request), for: request), request)
+        _ = try await perform({ builder throws(HTTPRemoteError) in try builder.delete(id: id, version: version, table: table) },
+                              { decoder, response, request in decoder.deletion(response, for: request) })
     }
 
     /// `GET /tables/{table}?…`: one page of the query's results, with `$skip`/`$top` as the query sets them.
     /// - Throws: like ``insert(_:table:)``; `.invalidResponse` for a body that is not a page.
     public func read(_ query: Query) async throws -> RemotePage {
-        let request = try builder().read(query)
-        return try await resolve(decoder.page(try await send(request), for: request, tableURL: tableURL(query.table)),
-                                 request)
+        let tableURL = tableURL(query.table)
+        return try await perform({ builder throws(HTTPRemoteError) in try builder.read(query) },
+                                 { decoder, response, request in decoder.page(response, for: request, tableURL: tableURL) })
     }
 
     /// Reads the page a v3 `nextLink` points to (as returned in ``RemotePage/nextLink``).
@@ -123,87 +144,15 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     ///   ``read(_:)``.
     public func read(nextLink: URL, table: String) async throws -> RemotePage {
         guard NextLink.isSameOrigin(nextLink, as: baseURL) else {
-            throw HTTPRemoteError.foreignNextLink(decoder.redacted(nextLink.absoluteString))
+            throw HTTPRemoteError.foreignNextLink(RemoteResponseDecoder().redacted(nextLink.absoluteString))
         }
-        let request = try builder().follow(nextLink, table: table)
-        return try await resolve(decoder.page(try await send(request), for: request, tableURL: tableURL(table)), request)
+        let tableURL = tableURL(table)
+        return try await perform({ builder throws(HTTPRemoteError) in try builder.follow(nextLink, table: table) },
+                                 { decoder, response, request in decoder.page(response, for: request, tableURL: tableURL) })
     }
-
-    // MARK: - Sending
-
-    private var decoder: RemoteResponseDecoder { RemoteResponseDecoder(secrets: authToken.map { [$0] } ?? []) }
 
     private func tableURL(_ table: String) -> String {
         RemoteRequest.root(of: baseURL) + "/tables/" + PercentEncoding.pathSegment(table)
-    }
-
-    private func builder() throws(HTTPRemoteError) -> RemoteRequestBuilder {
-        try TransportPolicy.check(baseURL: baseURL, authToken: authToken, configuration: configuration)
-        return RemoteRequestBuilder(apiVersion: apiVersion, authToken: authToken,
-                                    installationID: configuration.installationID)
-    }
-
-    /// Returns the value, throws the error, or reads the server's row for a 409/412 and throws with it.
-    private func resolve<Value>(_ outcome: RemoteOutcome<Value>, _ request: RemoteRequest) async throws -> Value {
-        switch outcome {
-        case .value(let value): return value
-        case .failure(let error): throw error
-        case .conflictWithoutRow(let status):
-            let row = await serverRow(table: request.table, id: request.itemID)
-            try Task.checkCancellation()
-            throw status == 409 ? RemoteError.conflict(serverItem: row) : RemoteError.preconditionFailed(serverItem: row)
-        }
-    }
-
-    /// The server's row by id (deleted rows included), or nil when it cannot be read.
-    private func serverRow(table: String, id: String?) async -> JSONObject? {
-        guard let id, let request = try? builder().lookup(id: id, table: table),
-              let response = try? await send(request),
-              case .value(let row) = decoder.item(response, for: request)
-        else { return nil }
-        return row
-    }
-
-    /// Sends `urlRequest`, failing with `URLError(.timedOut)` when no answer arrived within the configured timeout.
-    private func exchange(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
-        let session = session, timeout = configuration.timeout
-        return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-            group.addTask { try await session.data(for: urlRequest) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else { throw URLError(.timedOut) }
-            return answer
-        }
-    }
-
-    private func send(_ request: RemoteRequest) async throws -> RemoteResponse {
-        guard let url = request.url(base: baseURL) else {
-            throw HTTPRemoteError.unsupportedBaseURL(baseURL.absoluteString)
-        }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        // A backstop only: the deadline is enforced by `exchange` (Linux URLSession truncates the interval to
-        // whole seconds and ignores it unless set through this setter).
-        urlRequest.timeoutInterval = (configuration.timeoutInterval + 1).rounded(.up)
-        urlRequest.httpMethod = request.method
-        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
-        if let body = request.body { urlRequest.httpBody = Data(body) }
-        let data: Data, response: URLResponse
-        do {
-            (data, response) = try await exchange(urlRequest)
-        } catch {
-            throw TransportPolicy.networkError(error, request: request, timeout: configuration.timeoutInterval)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw RemoteError.invalidResponse("\(request.summary) got an answer that is not HTTP.")
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        return RemoteResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
     }
 }
 

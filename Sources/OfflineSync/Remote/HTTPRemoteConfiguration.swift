@@ -18,6 +18,13 @@ public struct HTTPRemoteConfiguration: Sendable, Hashable {
     public var allowsInsecureToken: Bool
     /// The `X-ZUMO-INSTALLATION-ID` header value; see ``InstallationID``.
     public var installationID: String
+    /// Headers sent with every request. They cannot replace the protocol's own (`ZUMO-API-VERSION`, the auth
+    /// header, `If-Match`, `Content-Type` and the others the request sets), which win.
+    public var additionalHeaders: [String: String] = [:]
+    /// How transient failures are retried; ``HTTPRetryPolicy/none`` to never retry.
+    public var retryPolicy = HTTPRetryPolicy()
+    /// Sees every request once it ended; nil for none.
+    public var requestHook: HTTPRequestHook?
 
     /// Creates a configuration.
     /// - Parameters:
@@ -29,6 +36,20 @@ public struct HTTPRemoteConfiguration: Sendable, Hashable {
         self.timeout = timeout
         self.allowsInsecureToken = allowsInsecureToken
         self.installationID = installationID
+    }
+
+    /// Creates a configuration with headers, a retry policy and a request hook.
+    /// - Parameters:
+    ///   - additionalHeaders: headers sent with every request (the protocol's own win).
+    ///   - retryPolicy: how transient failures are retried.
+    ///   - requestHook: sees every request once it ended.
+    public init(timeout: Duration = .seconds(60), allowsInsecureToken: Bool = false,
+                installationID: String = InstallationID.current, additionalHeaders: [String: String] = [:],
+                retryPolicy: HTTPRetryPolicy = HTTPRetryPolicy(), requestHook: HTTPRequestHook? = nil) {
+        self.init(timeout: timeout, allowsInsecureToken: allowsInsecureToken, installationID: installationID)
+        self.additionalHeaders = additionalHeaders
+        self.retryPolicy = retryPolicy
+        self.requestHook = requestHook
     }
 
     /// ``timeout`` in seconds, at least one millisecond.

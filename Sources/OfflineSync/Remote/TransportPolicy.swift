@@ -15,6 +15,9 @@ enum TransportPolicy {
         if !isHeaderSafe(configuration.installationID) {
             throw HTTPRemoteError.invalidHeaderValue(name: "installation id")
         }
+        for (name, value) in configuration.additionalHeaders where !isHeaderName(name) || !isHeaderSafe(value) {
+            throw HTTPRemoteError.invalidHeaderValue(name: isHeaderName(name) ? name : "additional header")
+        }
         if authToken != nil, scheme == "http", !configuration.allowsInsecureToken, !isLoopback(host) {
             throw HTTPRemoteError.insecureTokenTransport(host: host)
         }
@@ -28,6 +31,19 @@ enum TransportPolicy {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "127" else { return false }
         return parts.allSatisfy { part in part.count <= 3 && UInt8(part) != nil }
+    }
+
+    /// The headers of the protocol that ``HTTPRemoteConfiguration/additionalHeaders`` never sets (lower-cased).
+    static let protocolHeaders: Set<String> = ["zumo-api-version", "x-zumo-auth", "authorization", "if-match",
+                                               "content-type", "x-zumo-features", "x-zumo-installation-id"]
+
+    /// Whether `name` can be a header name: 1 to 256 letters, digits and `!#$%&'*+-.^_`|~`.
+    static func isHeaderName(_ name: String) -> Bool {
+        let allowed = Set("!#$%&'*+-.^_`|~".unicodeScalars)
+        return (1...256).contains(name.unicodeScalars.count) && name.unicodeScalars.allSatisfy { scalar in
+            (scalar.value >= 0x30 && scalar.value <= 0x39) || (scalar.value >= 0x41 && scalar.value <= 0x5A)
+                || (scalar.value >= 0x61 && scalar.value <= 0x7A) || allowed.contains(scalar)
+        }
     }
 
     /// Whether `value` can be a header value: no control characters (so no line breaks).

@@ -23,7 +23,8 @@ struct HTTPFixtureTests {
         let fixture = try HTTPFixture.load(name, base: baseURL.absoluteString)
         stub.script(fixture.exchanges.map(\.reply))
         let remote = HTTPRemote(baseURL: baseURL, apiVersion: fixture.apiVersion, authToken: fixture.authToken,
-                                configuration: HTTPRemoteConfiguration(installationID: HTTPFixture.installationID),
+                                configuration: HTTPRemoteConfiguration(installationID: HTTPFixture.installationID,
+                                                                       retryPolicy: .none),   // one exchange each
                                 session: StubServer.session)
         let outcome = await fixture.perform(on: remote)
         let sent = stub.requests

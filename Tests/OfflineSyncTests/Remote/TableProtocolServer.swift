@@ -18,7 +18,7 @@ final class TableProtocolServer: @unchecked Sendable {
     private var clock: Int64 = 1_704_067_200_000
     private var versionCounter = 0
     private var log: [String] = []
-    private let token: String?
+    private var token: String?
     private let version: APIVersion
     private let pageSize: Int
     private var server: LoopbackHTTPServer?
@@ -70,6 +70,9 @@ final class TableProtocolServer: @unchecked Sendable {
 
     /// The stored rows of `table`, deleted ones included, by lower-cased id.
     func rows(_ table: String) -> [String: JSONObject] { lock.withLock { tables[table] ?? [:] } }
+
+    /// Accepts only `token` from now on (as after the old one expired).
+    func acceptToken(_ token: String?) { lock.withLock { self.token = token } }
 
     /// Stops the server and waits for its thread to end.
     func stop() { server?.stop() }
