@@ -11,6 +11,7 @@ enum DemoCommand {
             .init(name: "url", valueName: "URL", help: "Use a real back end at URL instead of the in-process one."),
             .init(name: "api", valueName: "v2|v3", help: "The back end's protocol with --url (default v2)."),
             .init(name: "token", valueName: "T", help: "An access token for the back end at --url."),
+            .init(name: "verbose", valueName: nil, help: "Print every call to the back end (with --url: every HTTP request)."),
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -25,12 +26,12 @@ enum DemoCommand {
             case "v3": apiVersion = .v3
             case let other: throw UsageError("--api must be v2 or v3, not '\(other)'", spec: spec)
             }
-            backEnd = .server(url: url, apiVersion: apiVersion, token: arguments.value("token"))
+            backEnd = .server(url: url, apiVersion: apiVersion, token: arguments.value("token"), verbose: arguments.flag("verbose"))
         } else {
             if arguments.value("api") != nil || arguments.value("token") != nil {
                 throw UsageError("--api and --token go with --url", spec: spec)
             }
-            backEnd = .simulator()
+            backEnd = .simulator(verbose: arguments.flag("verbose"))
         }
         let directory = try storeDirectory(arguments.value("dir"))
         var scenario = DemoScenario(directory: directory, backEnd: backEnd)

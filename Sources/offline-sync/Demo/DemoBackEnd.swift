@@ -9,17 +9,21 @@ struct DemoBackEnd: Sendable {
     /// A short description for the output.
     let description: String
 
-    /// The in-process back end from `OfflineSyncTesting`.
-    static func simulator() -> DemoBackEnd {
+    /// The in-process back end from `OfflineSyncTesting`; `verbose` prints each call.
+    static func simulator(verbose: Bool = false) -> DemoBackEnd {
         let clock = TickingClock(start: Date())
-        return DemoBackEnd(remote: InMemoryRemote(pageSize: 50, clock: { clock.next() }),
+        let remote = InMemoryRemote(pageSize: 50, clock: { clock.next() })
+        return DemoBackEnd(remote: verbose ? CallLoggingRemote(backEnd: remote) : remote,
                            description: "the in-process back end (InMemoryRemote)")
     }
 
-    /// A real Azure Mobile Apps (v2) or Datasync (v3) server.
-    static func server(url: URL, apiVersion: APIVersion, token: String?) -> DemoBackEnd {
-        DemoBackEnd(remote: HTTPRemote(baseURL: url, apiVersion: apiVersion, authToken: token),
-                    description: "\(url.absoluteString) (\(apiVersion == .v2 ? "ZUMO-API-VERSION 2.0.0" : "Datasync 3.0.0"))")
+    /// A real Azure Mobile Apps (v2) or Datasync (v3) server; `verbose` prints each HTTP request.
+    static func server(url: URL, apiVersion: APIVersion, token: String?, verbose: Bool = false) -> DemoBackEnd {
+        let hook = verbose ? HTTPRequestHook { DemoLog.call("\($0)") } : nil
+        let remote = HTTPRemote(baseURL: url, apiVersion: apiVersion, authToken: token,
+                                configuration: HTTPRemoteConfiguration(requestHook: hook))
+        return DemoBackEnd(remote: remote,
+                           description: "\(url.absoluteString) (\(apiVersion == .v2 ? "ZUMO-API-VERSION 2.0.0" : "Datasync 3.0.0"))")
     }
 
     /// The back end's copies of the items with these ids, read straight from the server.

@@ -34,8 +34,20 @@ struct DemoCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-down-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
-        let outcome = try await ToolProcess.run(["demo", "--dir", directory.path, "--url", "http://127.0.0.1:9"])
+        let outcome = try await ToolProcess.run(["demo", "--dir", directory.path, "--url", "http://127.0.0.1:9", "--verbose"])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("failed"), "\(outcome.standardError)")
+        // --verbose shows each HTTP request, retries included.
+        #expect(outcome.standardOutput.contains("[remote] GET http://127.0.0.1:9/tables/TodoItem"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("attempt 2"))
+    }
+
+    @Test func verboseDemoPrintsEachCallToTheBackEnd() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-verbose-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await ToolProcess.run(["demo", "--dir", directory.path, "--verbose"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains("[remote] insert TodoItem/"))
+        #expect(outcome.standardOutput.contains("[remote] read TodoItem → ok"))
     }
 }
