@@ -6,7 +6,9 @@
 /// - A sync that ends well makes the next one due `interval` later (none when `interval` is nil).
 /// - A sync that fails makes the next one due after a backoff that doubles with each failure in a row, from
 ///   `initialBackoff` up to `maximumBackoff`.
-/// - A sync that fails as unauthorized parks the schedule: nothing runs until a sync is requested.
+/// - A sync that fails as unauthorized parks the schedule: nothing runs until a sync is requested, or, when an
+///   authentication provider can be asked (`asksForCredentials`), until it yields a token: it is asked after the
+///   backoff, again and again.
 /// - While offline nothing runs; connectivity regained makes a sync due at once.
 struct SyncSchedule: Sendable, Hashable {
     /// The timing rules.
@@ -26,9 +28,13 @@ struct SyncSchedule: Sendable, Hashable {
         case wait(until: Duration)
         /// Wait for the next event.
         case waitForEvent
+        /// Parked: ask the authentication provider for a token now.
+        case askForCredentials
     }
 
     let timing: Timing
+    /// Whether a parked schedule asks an authentication provider for a token after each backoff.
+    var asksForCredentials = false
     private(set) var isReachable = true
     private(set) var isParked = false
     private(set) var isSyncing = false
@@ -54,13 +60,20 @@ struct SyncSchedule: Sendable, Hashable {
 
     /// What to do at `now`.
     func action(at now: Duration) -> Action {
-        guard isReachable, !isParked, !isSyncing, let due else { return .waitForEvent }
-        return due <= now ? .sync : .wait(until: due)
+        guard isReachable, !isSyncing, let due else { return .waitForEvent }
+        guard due <= now else { return .wait(until: due) }
+        return isParked ? .askForCredentials : .sync
+    }
+
+    /// The provider gave no token at `now`: ask again after a longer backoff.
+    mutating func credentialsUnavailable(at now: Duration) {
+        failures += 1
+        timerDue = now + backoff(afterFailures: failures)
     }
 
     /// A local write happened. During a backoff it changes nothing: the backoff's sync takes it.
     mutating func localWrite(at now: Duration) {
-        guard failures == 0 else { return }
+        guard failures == 0, !isParked else { return }
         let start = burstStart ?? now
         burstStart = start
         writeDue = min(now + timing.debounce, start + timing.maximumDelay)
@@ -107,7 +120,7 @@ struct SyncSchedule: Sendable, Hashable {
             isParked = true
             writeDue = nil
             burstStart = nil
-            timerDue = nil
+            timerDue = asksForCredentials ? now + backoff(afterFailures: failures) : nil
         case .cancelled:
             break
         }

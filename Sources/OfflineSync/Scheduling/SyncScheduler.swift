@@ -1,6 +1,6 @@
 /// Syncs a context by itself: after local writes (debounced), on an interval, and when connectivity returns; runs
 /// its steps (pushes and pulls) in the declared order; backs off on failures; parks on `.unauthorized` until the
-/// app asks for a sync again (after signing in); stops cleanly.
+/// authentication provider yields a token or the app asks for a sync again (after signing in); stops cleanly.
 ///
 /// ```swift
 /// let scheduler = SyncScheduler(context: context, configuration: .init(steps: [
@@ -55,6 +55,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     private let context: SyncContext
     private let configuration: Configuration
     private let connectivity: (any ConnectivityMonitor)?
+    private let authentication: (any AuthenticationProvider)?
     private let clock: C
     private let origin: C.Instant
     private var schedule: SyncSchedule
@@ -64,14 +65,25 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     private var timer: Task<Void, Never>?
 
     /// Creates a stopped scheduler of `context` on `clock`.
+    /// - Parameters:
+    ///   - connectivity: where it learns whether the network is reachable; nil: always reachable.
+    ///   - authentication: asked for a new token (`token(refresh: true)`) after each backoff while parked on 401;
+    ///     when it yields one, syncing resumes. Nil: parked until ``syncNow()``.
     public init(context: SyncContext, configuration: Configuration, connectivity: (any ConnectivityMonitor)? = nil,
-                clock: C) {
+                authentication: (any AuthenticationProvider)? = nil, clock: C) {
         self.context = context
         self.configuration = configuration
         self.connectivity = connectivity
+        self.authentication = authentication
         self.clock = clock
         self.origin = clock.now
-        self.schedule = SyncSchedule(timing: Self.timing(configuration), start: .zero)
+        self.schedule = Self.schedule(configuration, asksForCredentials: authentication != nil, start: .zero)
+    }
+
+    private static func schedule(_ configuration: Configuration, asksForCredentials: Bool, start: Duration) -> SyncSchedule {
+        var schedule = SyncSchedule(timing: timing(configuration), start: start)
+        schedule.asksForCredentials = asksForCredentials
+        return schedule
     }
 
     private static func timing(_ configuration: Configuration) -> SyncSchedule.Timing {
@@ -101,7 +113,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     /// Starts syncing: a first sync at once, then as the configuration says. Does nothing when running.
     public func start() {
         guard loop == nil else { return }
-        schedule = SyncSchedule(timing: Self.timing(configuration), start: elapsed)
+        schedule = Self.schedule(configuration, asksForCredentials: authentication != nil, start: elapsed)
         let updates = context.statusUpdates()
         watchers.append(Task { [weak self] in
             var queued: Int?
@@ -153,6 +165,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         while !Task.isCancelled {
             switch schedule.action(at: elapsed) {
             case .sync: await sync()
+            case .askForCredentials: await askForCredentials()
             case .wait(let deadline): await waitForEvent(until: deadline)
             case .waitForEvent: await waitForEvent(until: nil)
             }
@@ -170,6 +183,16 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
             outcome = Self.outcome(of: error)
         }
         schedule.syncEnded(outcome, at: elapsed)
+    }
+
+    /// Parked on 401: asks the provider for a new token; with one, syncs at once, else waits longer.
+    private func askForCredentials() async {
+        do {
+            _ = try await authentication?.token(refresh: true)
+            schedule.syncRequested(at: elapsed)
+        } catch {
+            schedule.credentialsUnavailable(at: elapsed)
+        }
     }
 
     private func run(_ step: Step) async throws {
@@ -215,7 +238,9 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
 
 extension SyncScheduler where C == ContinuousClock {
     /// Creates a stopped scheduler of `context` on the continuous clock.
-    public init(context: SyncContext, configuration: Configuration, connectivity: (any ConnectivityMonitor)? = nil) {
-        self.init(context: context, configuration: configuration, connectivity: connectivity, clock: ContinuousClock())
+    public init(context: SyncContext, configuration: Configuration, connectivity: (any ConnectivityMonitor)? = nil,
+                authentication: (any AuthenticationProvider)? = nil) {
+        self.init(context: context, configuration: configuration, connectivity: connectivity,
+                  authentication: authentication, clock: ContinuousClock())
     }
 }

@@ -74,6 +74,19 @@ struct SyncScheduleTests {
         #expect(!schedule.isParked && schedule.action(at: .seconds(1001)) == .sync)
     }
 
+    @Test func parkedWithAProviderItAsksForATokenAfterEachBackoff() {
+        var schedule = idle()
+        schedule.asksForCredentials = true
+        schedule.syncStarted()
+        schedule.syncEnded(.unauthorized, at: .seconds(1))
+        #expect(schedule.action(at: .seconds(2)) == .wait(until: .seconds(6)))
+        #expect(schedule.action(at: .seconds(6)) == .askForCredentials)
+        schedule.credentialsUnavailable(at: .seconds(6))
+        #expect(schedule.action(at: .seconds(6)) == .wait(until: .seconds(16)))
+        schedule.syncRequested(at: .seconds(16))
+        #expect(schedule.action(at: .seconds(16)) == .sync)
+    }
+
     @Test func nothingRunsOfflineAndRegainingConnectivitySyncsAtOnce() {
         var schedule = idle()
         schedule.reachability(false, at: .seconds(1))

@@ -100,6 +100,41 @@ struct SyncSchedulerTests {
         await setup.scheduler.stop()
     }
 
+    /// Refuses until `signIn()`, then gives a token.
+    actor SignIn: AuthenticationProvider {
+        struct SignedOut: Error {}
+        private(set) var asked = 0
+        private var signedIn = false
+        func signIn() { signedIn = true }
+        func token(refresh: Bool) async throws -> String {
+            asked += 1
+            guard signedIn else { throw SignedOut() }
+            return "token"
+        }
+    }
+
+    @Test func parkedOnUnauthorizedItResumesOnceTheProviderYieldsAToken() async throws {
+        let remote = InMemoryRemote()
+        let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
+        let clock = TestClock(), provider = SignIn()
+        let scheduler = SyncScheduler(context: context, configuration: .init(steps: [.push], interval: nil,
+                                                                             initialBackoff: .seconds(5)),
+                                      authentication: provider, clock: clock)
+        try await context.table("TodoItem").insert(["id": "a"])
+        await remote.failNext(1, with: .unauthorized)
+        await scheduler.start()
+        #expect(await eventually { await scheduler.isParked && clock.sleeperCount > 0 })
+        clock.advance(by: .seconds(5))
+        #expect(await eventually { await provider.asked == 1 && clock.sleeperCount > 0 })
+        #expect(await scheduler.isParked)
+        await provider.signIn()
+        clock.advance(by: .seconds(10))
+        #expect(await eventually { (try? await context.status().pendingOperations) == 0 })
+        #expect(await !scheduler.isParked)
+        #expect(await provider.asked == 2)
+        await scheduler.stop()
+    }
+
     @Test func stopEndsARunningSyncAndNothingRunsAfterIt() async throws {
         let setup = Setup()
         try await setup.todo.insert(["id": "a"])
