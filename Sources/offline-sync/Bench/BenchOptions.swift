@@ -2,13 +2,13 @@
 struct BenchOptions: Sendable, Equatable {
     /// Which workloads a run performs.
     enum Suite: String, Sendable {
-        /// D0 and W1 to W7 of WORKLOAD.md, the store benchmark compare.sh reads.
+        /// D0 and W1 to W7, the store benchmark compare.sh reads.
         case store
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
     }
 
-    /// Print JSON lines (WORKLOAD.md's format) instead of text.
+    /// Print JSON lines (the format compare.sh reads) instead of text.
     var json = false
     /// Sizes divided by 10: a smoke run whose figures are not for quoting.
     var quick = false
@@ -27,7 +27,7 @@ struct BenchOptions: Sendable, Equatable {
           --quick         10x smaller sizes: a smoke run, not for quoting
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W7 of shared/bench/WORKLOAD.md, then S1, S2 (sync); json: J1, J2
+          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1, S2 (sync); json: J1, J2
         """
 
     /// Parses the arguments after `bench`.

@@ -2,14 +2,14 @@
 struct BenchMetric: Sendable, Hashable {
     /// The workload that measured it: `D0`, `W1` … `W7`, `J1`, `J2`.
     var workload: String
-    /// The metric name fixed by WORKLOAD.md, such as `w1_writes_per_s`.
+    /// The metric name fixed by the workload definition, such as `w1_writes_per_s`.
     var name: String
     /// The value, finite.
     var value: Double
-    /// The unit fixed by WORKLOAD.md, such as `writes/s`.
+    /// The unit fixed by the workload definition, such as `writes/s`.
     var unit: String
 
-    /// The JSON line of WORKLOAD.md: `{"workload":"W1","metric":"w1_writes_per_s","value":5617.651,"unit":"writes/s"}`.
+    /// The JSON line of the workload definition: `{"workload":"W1","metric":"w1_writes_per_s","value":5617.651,"unit":"writes/s"}`.
     var jsonLine: String {
         "{\"workload\":\"\(workload)\",\"metric\":\"\(name)\",\"value\":\(BenchReport.decimal(value)),\"unit\":\"\(unit)\"}"
     }

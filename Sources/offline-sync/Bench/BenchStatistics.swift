@@ -1,4 +1,4 @@
-/// The summary statistics WORKLOAD.md asks for.
+/// The summary statistics the workload definition asks for.
 enum BenchStatistics {
     /// The middle value; the mean of the two middle values for an even count; 0 for none.
     static func median(_ values: [Double]) -> Double {

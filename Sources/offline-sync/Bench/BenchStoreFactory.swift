@@ -1,7 +1,7 @@
 import Foundation
 import OfflineSync
 
-/// How durable each `apply` of a workload must be: WORKLOAD.md's W1 and W3 use `.always`, W2 `.grouped`.
+/// How durable each `apply` of a workload must be: the workload definition's W1 and W3 use `.always`, W2 `.grouped`.
 enum BenchDurability: Sendable, Hashable {
     /// Each apply returns after its own record is on disk.
     case always

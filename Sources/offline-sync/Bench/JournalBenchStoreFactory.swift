@@ -1,7 +1,7 @@
 import Foundation
 import OfflineSync
 
-/// ``JournalDataSource`` behind the bench's factory: the store WORKLOAD.md measures.
+/// ``JournalDataSource`` behind the bench's factory: the store the workload definition measures.
 struct JournalBenchStoreFactory: BenchStoreFactory {
     var name: String { "JournalDataSource" }
     var persistsAcrossProcesses: Bool { true }

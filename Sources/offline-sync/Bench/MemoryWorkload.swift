@@ -39,7 +39,7 @@ protocol MemoryProbe: Sendable {
     func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures
 }
 
-/// W7 as WORKLOAD.md specifies it: a fresh child process re-executing this binary with `bench --w7-child DIR`, so
+/// W7 as the workload definition specifies it: a fresh child process re-executing this binary with `bench --w7-child DIR`, so
 /// that its peak resident set is the loaded store's, not W3's or W4's.
 struct ChildProcessMemoryProbe: MemoryProbe {
     func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
