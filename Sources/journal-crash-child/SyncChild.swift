@@ -68,6 +68,27 @@ extension SyncChild {
     }
 }
 
+extension SyncChild {
+    /// `journal-crash-child batch <directory>`: forever, write batch n (`SyncContext.write`): insert "b<n>" into
+    /// tables "A" and "B", and set item "last" of table "C" to n; print `ack <n>` once it returned. Starts after the
+    /// last batch the store holds.
+    static func writeBatches(directory: URL) async throws -> Never {
+        let store = try await JournalDataSource(directory: directory, options: JournalOptions(durability: .always))
+        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: URL(fileURLWithPath: "/")))
+        var batch = try await context.table("C").read(id: "last")?["n"]?.intValue ?? 0
+        while true {
+            batch += 1
+            let n = batch
+            try await context.write { writes in
+                try writes.insert(["id": .string("b\(n)"), "n": .int(n)], into: "A")
+                try writes.insert(["id": .string("b\(n)"), "n": .int(n)], into: "B")
+                try writes.update(["id": "last", "n": .int(n)], in: "C")
+            }
+            output("ack \(n)")
+        }
+    }
+}
+
 /// SplitMix64: the child's own seeded choices.
 struct ChildRandom {
     private var state: UInt64

@@ -10,6 +10,8 @@
 //       A device that writes, pushes and pulls until it is killed; see SyncChild.swift.
 //   journal-crash-child push-insert <directory> <baseURL> <v2|v3>
 //       Inserts one item and pushes it; see SyncChild.swift.
+//   journal-crash-child batch <directory>
+//       Writes batches across three tables with SyncContext.write until it is killed; see SyncChild.swift.
 import Foundation
 import OfflineSync
 
@@ -68,6 +70,13 @@ case "sync":
     }
     do {
         try await SyncChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed)
+    } catch {
+        output("error \(error)")
+        exit(1)
+    }
+case "batch":
+    do {
+        try await SyncChild.writeBatches(directory: directory)
     } catch {
         output("error \(error)")
         exit(1)

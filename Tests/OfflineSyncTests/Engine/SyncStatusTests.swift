@@ -50,6 +50,26 @@ struct SyncStatusTests {
         #expect(settled?.isPushing == false && settled?.pendingOperations == 0 && settled?.progress == nil)
     }
 
+    @Test func aPullShowsAsPullingWithItsProgressUntilItEnds() async throws {
+        let (fixture, suspending) = try await EngineFixture.suspended(.inMemory)
+        await fixture.remote.seed([["id": "a"]], table: "TodoItem")
+        var updates = fixture.context.statusUpdates().makeAsyncIterator()
+        #expect(await updates.next() == SyncStatus())
+        await suspending.suspendNext(.read, at: .beforeServer)
+        let pull = await suspending.parked { try await fixture.todo.pull() }
+        var pulling = await updates.next()
+        while pulling?.isPulling != true { pulling = await updates.next() }
+        #expect(pulling?.isPushing == false)
+        guard case .pull(table: "TodoItem", queryId: nil)? = pulling?.progress?.activity else {
+            Issue.record("expected the pull's progress, got \(String(describing: pulling))"); return
+        }
+        await suspending.resume()
+        try await pull.value
+        var ended = await updates.next()
+        while ended?.lastSyncCompleted == nil { ended = await updates.next() }
+        #expect(ended?.isPulling == false && ended?.progress == nil && ended?.lastErrorMessage == nil)
+    }
+
     @Test func aCancelledIterationReleasesItsStream() async throws {
         let fixture = try await EngineFixture(.inMemory)
         let started = AsyncStream<Void>.makeStream()
