@@ -21,4 +21,17 @@ public protocol SyncContextDataSource: Sendable {
     func read(_ query: Query) async throws -> QueryResult
     /// Applies every change or none, atomically, and durably as far as the store promises.
     func apply(_ changes: [StoreChange]) async throws
+    /// Applies every change or none, atomically, like ``apply(_:)``, but the store need not make them durable before
+    /// it returns: the engine uses it for changes it can redo when a crash loses them (the bookkeeping of a pushed
+    /// operation: the operation is then sent again and its answer counts as success). They become durable no later
+    /// than the next ``apply(_:)`` does, and a crash never keeps a later change without this one. The default
+    /// implementation calls ``apply(_:)``.
+    func applyDeferringDurability(_ changes: [StoreChange]) async throws
+}
+
+extension SyncContextDataSource {
+    /// Calls ``apply(_:)``: every change durable as the store promises.
+    public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
+        try await apply(changes)
+    }
 }

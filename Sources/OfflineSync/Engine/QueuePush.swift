@@ -273,7 +273,9 @@ extension SyncContext {
                 changes.append(.upsert(table: operation.table, items: [serverItem]))
             }
         }
-        try await apply(changes)
+        // Losing this bookkeeping in a crash only means sending the operation again: it is attempted, and the
+        // server's answer (its own row, or 404 for a delete) then counts as success. So it need not wait for fsync.
+        try await apply(changes, deferringDurability: true)
         operationIndex?.remove(operation)
         if SystemProperties.isDeleted(serverItem) || operation.kind == .delete {
             ownVersions.forget(table: operation.table, itemId: operation.itemId)

@@ -1,8 +1,14 @@
 extension SyncContext {
     /// Applies `changes` to the store in one `apply`, then marks the observers whose result they may alter. Every
     /// change the engine commits goes through here.
-    func apply(_ changes: [StoreChange]) async throws {
-        try await dataSource.apply(changes)
+    /// - Parameter deferringDurability: the changes can be redone after a crash that loses them, so the store need
+    ///   not make them durable before it returns (``SyncContextDataSource/applyDeferringDurability(_:)``).
+    func apply(_ changes: [StoreChange], deferringDurability: Bool = false) async throws {
+        if deferringDurability {
+            try await dataSource.applyDeferringDurability(changes)
+        } else {
+            try await dataSource.apply(changes)
+        }
         for (key, observer) in queryObservers {
             let mayAlter: Bool
             if let last = observer.last, !observer.isEvaluating {

@@ -106,6 +106,17 @@ public actor JournalDataSource: SyncContextDataSource {
     /// - Throws: ``DataSourceError`` for an invalid batch; ``JournalError`` when writing fails (the journal is cut
     ///   back to its last good record, so later applies can succeed once the cause is gone).
     public func apply(_ changes: [StoreChange]) async throws {
+        try await apply(changes, sync: options.durability == .always)
+    }
+
+    /// Applies the changes as ``apply(_:)`` does, but under ``Durability/always`` without waiting for `fsync`: the
+    /// record is written at once (so a process crash keeps it), and the next synced apply's `fsync` makes it
+    /// durable, since the journal only grows. Under `.grouped` it joins a group as any apply does.
+    public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
+        try await apply(changes, sync: false)
+    }
+
+    private func apply(_ changes: [StoreChange], sync: Bool) async throws {
         try checkWritable()
         try TableSet.validate(changes)
         guard !changes.isEmpty else { return }
@@ -121,7 +132,7 @@ public actor JournalDataSource: SyncContextDataSource {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(payload.count + 96)
         JournalRecord.appendApply(sequence: lastSequence + 1, generation: manifest.generation, payload: payload, into: &buffer)
-        try record(Self.append(buffer, to: journal.file, at: journalSize, sync: options.durability == .always, fileSystem: fileSystem))
+        try record(Self.append(buffer, to: journal.file, at: journalSize, sync: sync, fileSystem: fileSystem))
         journalSize += Int64(buffer.count)
         lastSequence += 1
         journalRecords += 1
