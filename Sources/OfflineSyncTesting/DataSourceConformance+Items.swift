@@ -87,6 +87,16 @@ extension DataSourceConformance {
             }
             expect.equal(try await store.read(Query(table: "T")).items, [["id": "keep", "v": 1]], "store after refused batches")
         },
+        Check("a batch applied deferring durability is atomic and read back like any other") { store, expect in
+            try await store.applyDeferringDurability([.upsert(table: "T", items: [["id": "a", "v": 1], ["id": "b"]]),
+                                                      .delete(table: "T", ids: ["b"])])
+            expect.equal(try await store.read(Query(table: "T")).items, [["id": "a", "v": 1]], "store after the batch")
+            await expect.throwsError("a deferred batch with an invalid change") {
+                try await store.applyDeferringDurability([.upsert(table: "T", items: [["id": "c"]]),
+                                                          .upsert(table: "T", items: [["id": 5]])])
+            }
+            expect.equal(try await store.read(Query(table: "T")).items, [["id": "a", "v": 1]], "store after the refused batch")
+        },
         Check("reads of an invalid table name throw") { store, expect in
             await expect.throwsError("read(table:id:) of \"a/b\"") { _ = try await store.read(table: "a/b", id: "1") }
             await expect.throwsError("read(query) of \"a b\"") { _ = try await store.read(Query(table: "a b")) }

@@ -1,0 +1,23 @@
+import Testing
+@testable import OfflineSync
+
+/// `applyDeferringDurability` under `.always`: written at once, synced by the next synced apply.
+struct JournalDeferredApplyTests {
+    @Test func aDeferredApplyIsWrittenWithoutASyncAndKeptAcrossReopening() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, durability: .always, fileSystem: fileSystem)
+        try await store.apply([.upsert(table: "T", items: [["id": "durable"]])])
+        let syncs = fileSystem.count(.sync)
+        try await store.applyDeferringDurability([.upsert(table: "T", items: [["id": "deferred"]])])
+        #expect(fileSystem.count(.sync) == syncs)
+        try await store.apply([.upsert(table: "T", items: [["id": "next"]])])
+        #expect(fileSystem.count(.sync) == syncs + 1)
+        try await store.close()
+
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(try await reopened.read(Query(table: "T", orderBy: [.ascending("id")])).items.map(\.["id"]) == ["deferred", "durable", "next"])
+        try await reopened.close()
+    }
+}
