@@ -1,0 +1,79 @@
+/// One secondary index held in memory: an entry per item of the table, sorted by the indexed fields' values in
+/// the total order of the local query rules (``ValueComparison``; a missing field is null), then by item key.
+///
+/// A batch of changes is folded in by one merge (changed entries out, their new versions sorted and merged in),
+/// so an `apply` of `b` items costs O(n + b log b) whatever its size.
+struct TableIndex: Sendable {
+    /// One item's place in the index.
+    struct Entry: Sendable {
+        var values: [JSONValue]
+        var key: String
+    }
+
+    let definition: IndexDefinition
+    private(set) var entries: [Entry] = []
+
+    /// An index of `definition` over `table`'s items.
+    init(definition: IndexDefinition, table: [String: JSONObject]) {
+        self.definition = definition
+        entries = table.map { entry(key: $0.key, item: $0.value) }
+        entries.sort { Self.precedes($0, $1) }
+    }
+
+    /// Re-indexes the items whose keys are `changed`, reading their current versions (nil: deleted) from `table`.
+    mutating func update(changed: Set<String>, table: [String: JSONObject]) {
+        guard !changed.isEmpty else { return }
+        if changed.count * 4 > entries.count {
+            self = TableIndex(definition: definition, table: table)
+            return
+        }
+        entries.removeAll { changed.contains($0.key) }
+        var added = changed.compactMap { key in table[key].map { entry(key: key, item: $0) } }
+        guard !added.isEmpty else { return }
+        added.sort { Self.precedes($0, $1) }
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + added.count)
+        var i = 0, j = 0
+        while i < entries.count && j < added.count {
+            if Self.precedes(added[j], entries[i]) { merged.append(added[j]); j += 1 } else { merged.append(entries[i]); i += 1 }
+        }
+        merged.append(contentsOf: entries[i...])
+        merged.append(contentsOf: added[j...])
+        entries = merged
+    }
+
+    /// The positions of the entries whose first `prefix.count` values equal `prefix` in the sort order.
+    func range(prefix: [JSONValue]) -> Range<Int> {
+        let lower = partition { Self.comparePrefix($0.values, prefix) >= 0 }
+        let upper = partition { Self.comparePrefix($0.values, prefix) > 0 }
+        return lower..<max(lower, upper)
+    }
+
+    /// The first position whose entry satisfies `isAtOrAfter` (entries are partitioned by it).
+    private func partition(_ isAtOrAfter: (Entry) -> Bool) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAtOrAfter(entries[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    private func entry(key: String, item: JSONObject) -> Entry {
+        Entry(values: definition.fields.map { item[$0] ?? .null }, key: key)
+    }
+
+    private static func comparePrefix(_ values: [JSONValue], _ prefix: [JSONValue]) -> Int {
+        for (value, bound) in zip(values, prefix) {
+            let order = ValueComparison.sortOrder(value, bound)
+            if order != 0 { return order }
+        }
+        return 0
+    }
+
+    static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
+        let order = comparePrefix(lhs.values, rhs.values)
+        if order != 0 { return order < 0 }
+        return ValueComparison.compareStrings(lhs.key, rhs.key) < 0
+    }
+}
