@@ -20,16 +20,29 @@ struct TableIndex: Sendable {
         entries.sort { Self.precedes($0, $1) }
     }
 
-    /// Re-indexes the items whose keys are `changed`, reading their current versions (nil: deleted) from `table`.
-    mutating func update(changed: Set<String>, table: [String: JSONObject]) {
+    /// Re-indexes the items whose keys are `changed`: `previous` holds the versions indexed now (absent: the key
+    /// was not in the table), `table` the current ones (absent: deleted). Few changes are placed one by one by
+    /// binary search; many are merged in one pass.
+    mutating func update(changed: Set<String>, previous: [String: JSONObject], table: [String: JSONObject]) {
         guard !changed.isEmpty else { return }
         if changed.count * 4 > entries.count {
             self = TableIndex(definition: definition, table: table)
             return
         }
-        entries.removeAll { changed.contains($0.key) }
+        if previous.count <= Self.singleStepLimit {
+            for (key, item) in previous {
+                let old = entry(key: key, item: item)
+                let position = partition { !Self.precedes($0, old) }
+                if position < entries.count && entries[position].key == key { entries.remove(at: position) }
+            }
+        } else {
+            entries.removeAll { previous[$0.key] != nil }
+        }
         var added = changed.compactMap { key in table[key].map { entry(key: key, item: $0) } }
-        guard !added.isEmpty else { return }
+        if added.count <= Self.singleStepLimit {
+            for new in added { entries.insert(new, at: partition { !Self.precedes($0, new) }) }
+            return
+        }
         added.sort { Self.precedes($0, $1) }
         var merged: [Entry] = []
         merged.reserveCapacity(entries.count + added.count)
@@ -41,6 +54,9 @@ struct TableIndex: Sendable {
         merged.append(contentsOf: added[j...])
         entries = merged
     }
+
+    /// Up to this many changes are placed one at a time rather than by a merge of the whole index.
+    private static let singleStepLimit = 32
 
     /// The positions of the entries whose first `prefix.count` values equal `prefix` in the sort order.
     func range(prefix: [JSONValue]) -> Range<Int> {

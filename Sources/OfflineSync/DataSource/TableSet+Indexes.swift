@@ -29,11 +29,11 @@ extension TableSet {
         }
     }
 
-    /// Re-indexes the items of `table` whose keys are `changed`.
-    mutating func updateIndexes(table: String, changed: Set<String>) {
+    /// Re-indexes the items of `table` whose keys are `changed`; `previous` holds their versions before the batch.
+    mutating func updateIndexes(table: String, changed: Set<String>, previous: [String: JSONObject]) {
         guard var list = indexes.removeValue(forKey: table) else { return }
         let contents = tables[table] ?? [:]
-        for position in list.indices { list[position].update(changed: changed, table: contents) }
+        for position in list.indices { list[position].update(changed: changed, previous: previous, table: contents) }
         indexes[table] = list
     }
 
