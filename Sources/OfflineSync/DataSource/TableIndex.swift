@@ -44,14 +44,17 @@ struct TableIndex: Sendable {
             return
         }
         added.sort { Self.precedes($0, $1) }
+        // Each added entry finds its place by binary search from the last one; the runs between are copied whole.
         var merged: [Entry] = []
         merged.reserveCapacity(entries.count + added.count)
-        var i = 0, j = 0
-        while i < entries.count && j < added.count {
-            if Self.precedes(added[j], entries[i]) { merged.append(added[j]); j += 1 } else { merged.append(entries[i]); i += 1 }
+        var start = 0
+        for new in added {
+            let position = partition(from: start) { !Self.precedes($0, new) }
+            merged.append(contentsOf: entries[start..<position])
+            merged.append(new)
+            start = position
         }
-        merged.append(contentsOf: entries[i...])
-        merged.append(contentsOf: added[j...])
+        merged.append(contentsOf: entries[start...])
         entries = merged
     }
 
@@ -66,8 +69,8 @@ struct TableIndex: Sendable {
     }
 
     /// The first position whose entry satisfies `isAtOrAfter` (entries are partitioned by it).
-    private func partition(_ isAtOrAfter: (Entry) -> Bool) -> Int {
-        var low = 0, high = entries.count
+    private func partition(from start: Int = 0, _ isAtOrAfter: (Entry) -> Bool) -> Int {
+        var low = start, high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if isAtOrAfter(entries[middle]) { high = middle } else { low = middle + 1 }
@@ -81,7 +84,13 @@ struct TableIndex: Sendable {
 
     private static func comparePrefix(_ values: [JSONValue], _ prefix: [JSONValue]) -> Int {
         for (value, bound) in zip(values, prefix) {
-            let order = ValueComparison.sortOrder(value, bound)
+            let order: Int
+            switch (value, bound) {  // the common kinds first, without the general total order's dispatch
+            case (.bool(let a), .bool(let b)): order = a == b ? 0 : (a ? 1 : -1)
+            case (.string(let a), .string(let b)): order = ValueComparison.compareStrings(a, b)
+            case (.int(let a), .int(let b)): order = a == b ? 0 : (a < b ? -1 : 1)
+            default: order = ValueComparison.sortOrder(value, bound)
+            }
             if order != 0 { return order }
         }
         return 0
