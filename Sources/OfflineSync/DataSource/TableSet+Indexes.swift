@@ -8,7 +8,7 @@ extension TableSet {
         }
     }
 
-    /// The declared indexes, in declaration order.
+    /// The declared indexes: by table name, then in declaration order.
     public var indexDefinitions: [IndexDefinition] {
         indexes.keys.sorted().flatMap { indexes[$0]?.map(\.definition) ?? [] }
     }
