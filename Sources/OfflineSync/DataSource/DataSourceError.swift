@@ -10,6 +10,8 @@ public enum DataSourceError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidQuery(QueryError)
     /// The data source was closed; open a new one.
     case closed
+    /// An ``IndexDefinition`` given to a store is invalid (no fields, a bad field name, …).
+    case invalidIndex(table: String, fields: [String], reason: String)
 
     /// A sentence saying what is wrong and what to do.
     public var description: String {
@@ -24,6 +26,8 @@ public enum DataSourceError: Error, Sendable, Hashable, CustomStringConvertible 
             return error.description
         case .closed:
             return "The data source is closed; open it again to use it."
+        case .invalidIndex(let table, let fields, let reason):
+            return "The index on \(table)(\(fields.joined(separator: ", "))) is invalid: \(reason)."
         }
     }
 }

@@ -11,6 +11,20 @@ public actor InMemoryDataSource: SyncContextDataSource {
     /// Creates an empty store.
     public init() {}
 
+    /// Creates an empty store that keeps `indexes` up to date with every `apply`.
+    ///
+    /// The definitions must be valid (see ``IndexDefinition/validate()``); an invalid one is a programming error
+    /// and stops the process with its description.
+    public init(indexes: [IndexDefinition]) {
+        do { try tables.defineIndexes(indexes) } catch { preconditionFailure(error.description) }
+    }
+
+    /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why.
+    /// - Throws: ``DataSourceError`` for an invalid table name or query.
+    public func explain(_ query: Query) async throws -> QueryPlan {
+        try tables.explain(query)
+    }
+
     /// The item with `id` (case-insensitive) in `table`, or nil.
     public func read(table: String, id: String) async throws -> JSONObject? {
         try TableSet.validateTable(table)

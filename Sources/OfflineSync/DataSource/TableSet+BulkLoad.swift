@@ -10,5 +10,6 @@ extension TableSet {
             contents[key] = keyed.item
         }
         tables[table] = contents
+        rebuildIndexes(table: table)
     }
 }

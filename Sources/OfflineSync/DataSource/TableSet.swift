@@ -5,6 +5,8 @@
 public struct TableSet: Sendable {
     /// One table: items keyed by their lower-cased id.
     var tables: [String: [String: JSONObject]] = [:]
+    /// Secondary indexes by table, kept in step with `tables` by every mutation.
+    var indexes: [String: [TableIndex]] = [:]
 
     /// An empty set of tables.
     public init() {}
@@ -33,6 +35,7 @@ public struct TableSet: Sendable {
         guard let table = tables[query.table] else {
             return QueryResult(items: [], totalCount: query.includeTotalCount ? 0 : nil)
         }
+        if let result = indexedRead(query, table: table) { return result }
         return query.evaluate(over: table.values)
     }
 
@@ -56,6 +59,30 @@ public struct TableSet: Sendable {
 
     /// Applies a batch that ``validate(_:)`` accepted; it cannot fail.
     public mutating func apply(_ changes: [StoreChange]) {
+        // Indexes follow in the same step: the keys each batch touches, with their versions before it.
+        var changed: [String: Set<String>] = [:]
+        var previous: [String: [String: JSONObject]] = [:]
+        var rebuild: Set<String> = []
+        defer {
+            for table in rebuild { rebuildIndexes(table: table) }
+            for (table, keys) in changed where !rebuild.contains(table) {
+                updateIndexes(table: table, changed: keys, previous: previous[table] ?? [:])
+            }
+        }
+        func touch(_ table: String, _ key: String) {
+            guard changed[table, default: []].insert(key).inserted, let item = tables[table]?[key] else { return }
+            previous[table, default: [:]][key] = item
+        }
+        for change in changes where indexes[change.table] != nil {
+            switch change {
+            case .upsert(let table, let items):
+                for item in items { if case .string(let id)? = item["id"] { touch(table, ItemID.key(id)) } }
+            case .delete(let table, let ids):
+                for id in ids { touch(table, ItemID.key(id)) }
+            case .deleteAll(let table, _):
+                rebuild.insert(table)
+            }
+        }
         for change in changes {
             switch change {
             case .upsert(let table, let items):

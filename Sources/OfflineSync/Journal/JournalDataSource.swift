@@ -69,6 +69,9 @@ public actor JournalDataSource: SyncContextDataSource {
 
     /// Opens the store at `path` through `fileSystem` (the seam tests use to inject faults).
     init(path: String, options: JournalOptions, fileSystem: any FileSystem) async throws(JournalError) {
+        for definition in options.indexes {
+            do { try definition.validate() } catch { throw JournalError.invalidIndex(error) }
+        }
         let layout = StoreLayout(directory: path)
         try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
@@ -77,7 +80,9 @@ public actor JournalDataSource: SyncContextDataSource {
         self.options = options
         self.fileSystem = fileSystem
         self.lock = lock
-        self.tables = opened.tables
+        var tables = opened.tables
+        do { try tables.defineIndexes(options.indexes) } catch { throw JournalError.invalidIndex(error) }
+        self.tables = tables
         self.journal = opened.journal
         self.journalSize = opened.journalSize
         self.journalRecords = opened.journalRecords
@@ -92,6 +97,13 @@ public actor JournalDataSource: SyncContextDataSource {
         if isClosed { throw JournalError.closed }
         try TableSet.validateTable(table)
         return tables.item(table: table, id: id)
+    }
+
+    /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why. Never touches the disk.
+    /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
+    public func explain(_ query: Query) async throws -> QueryPlan {
+        if isClosed { throw JournalError.closed }
+        return try tables.explain(query)
     }
 
     /// The items matching `query`, with the local query rules. Never touches the disk.

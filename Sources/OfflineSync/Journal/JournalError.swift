@@ -25,6 +25,8 @@ public enum JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed(file: String, errno: Int32)
     /// The directory holds no store (no `CURRENT` manifest).
     case notAStore(directory: String)
+    /// One of ``JournalOptions/indexes`` is invalid; the store was not opened.
+    case invalidIndex(DataSourceError)
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {
@@ -50,6 +52,8 @@ public enum JournalError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Syncing \(file) failed with errno \(errno) (\(Self.errnoName(errno))) and the journal could not be restored, so its state on disk is unknown; close the store and open it again."
         case .notAStore(let directory):
             return "\(directory) holds no journal store (no CURRENT manifest); check the path."
+        case .invalidIndex(let error):
+            return error.description
         }
     }
 

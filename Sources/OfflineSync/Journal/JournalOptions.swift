@@ -16,6 +16,9 @@ public struct JournalOptions: Sendable {
     /// The largest journal record (one `apply`) accepted, in bytes; default 64 MiB. A larger batch throws
     /// ``JournalError/recordTooLarge(bytes:limit:)`` before anything is written.
     public var maximumRecordBytes: Int = 64 << 20
+    /// Secondary indexes to keep; default none. They live in memory only, are built at open from the items read
+    /// there and kept in step with each `apply`; an invalid definition makes the open throw ``DataSourceError``.
+    public var indexes: [IndexDefinition] = []
 
     /// Options with the given durability and default compaction settings.
     public init(durability: Durability = .always) {

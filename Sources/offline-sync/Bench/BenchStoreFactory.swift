@@ -15,7 +15,12 @@ struct BenchStore: Sendable {
     let source: any SyncContextDataSource
     /// Flushes and releases the store (not timed by any workload).
     let close: @Sendable () async throws -> Void
+    /// How the store answers a query (its `explain`).
+    let explain: @Sendable (Query) async throws -> QueryPlan
 }
+
+/// The index every store of W3 to W7 is opened with (WORKLOAD.md, "The index").
+let benchIndexes = [IndexDefinition(table: "TodoItem", fields: ["complete", "updatedAt"])]
 
 /// Opens the store under test; the bench is written against this, so the store is chosen in one place
 /// (``BenchCommand/storeFactory``).
@@ -40,7 +45,7 @@ struct InMemoryBenchStoreFactory: BenchStoreFactory {
 
     func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
         let store = await registry.store(for: directory.standardizedFileURL.path)
-        return BenchStore(source: store, close: {})
+        return BenchStore(source: store, close: {}, explain: { try await store.explain($0) })
     }
 }
 
@@ -50,7 +55,7 @@ private actor InMemoryStoreRegistry {
 
     func store(for path: String) -> InMemoryDataSource {
         if let store = stores[path] { return store }
-        let store = InMemoryDataSource()
+        let store = InMemoryDataSource(indexes: benchIndexes)
         stores[path] = store
         return store
     }

@@ -7,8 +7,9 @@ struct JournalBenchStoreFactory: BenchStoreFactory {
     var persistsAcrossProcesses: Bool { true }
 
     func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
-        let options = JournalOptions(durability: durability == .always ? .always : .grouped)
+        var options = JournalOptions(durability: durability == .always ? .always : .grouped)
+        options.indexes = benchIndexes
         let store = try await JournalDataSource(directory: directory, options: options)
-        return BenchStore(source: store, close: { try await store.close() })
+        return BenchStore(source: store, close: { try await store.close() }, explain: { try await store.explain($0) })
     }
 }

@@ -24,6 +24,11 @@ extension BenchRunner {
         let query = Query(
             table: BenchmarkRecords.table, filter: Field("complete") == false,
             orderBy: [.descending("updatedAt")], top: 50)
+        let plan = try await store.explain(query)
+        guard plan.index == benchIndexes.first else {
+            throw BenchFailure.checkFailed(workload: "W5", detail: "the query does not use the index: \(plan)")
+        }
+        log("offline-sync bench: W5 plan: \(plan)")
         var latencies: [Double] = []
         latencies.reserveCapacity(sizes.queries)
         var result = QueryResult(items: [])

@@ -84,7 +84,7 @@ private struct ForgetfulStoreFactory: BenchStoreFactory {
     var persistsAcrossProcesses: Bool { false }
 
     func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
-        BenchStore(source: ForgetfulDataSource(), close: {})
+        BenchStore(source: ForgetfulDataSource(), close: {}, explain: { _ in QueryPlan(access: .scan, reason: "it keeps nothing") })
     }
 }
 

@@ -8,6 +8,11 @@ struct InMemoryConformanceTests {
         try await check.run { InMemoryDataSource() }
     }
 
+    @Test(arguments: DataSourceConformance.checks)
+    func inMemoryDataSourceWithIndexesConforms(_ check: DataSourceConformance.Check) async throws {
+        try await check.run { InMemoryDataSource(indexes: conformanceIndexes) }
+    }
+
     @Test func conformanceSuiteReportsABrokenStore() async throws {
         // A store that ignores case in nothing: ids are matched exactly. The suite must catch it.
         await #expect(throws: ConformanceFailure.self) {
@@ -15,6 +20,13 @@ struct InMemoryConformanceTests {
         }
     }
 }
+
+/// Indexes over the tables and fields the conformance checks use, so the planner takes part in every check.
+let conformanceIndexes = [
+    IndexDefinition(table: "T", fields: ["v"]), IndexDefinition(table: "T", fields: ["n", "s"]),
+    IndexDefinition(table: "Q", fields: ["v", "n"]), IndexDefinition(table: "Q", fields: ["flag", "n"]),
+    IndexDefinition(table: "Q", fields: ["updatedAt"]), IndexDefinition(table: "A", fields: ["id"]),
+]
 
 /// A deliberately broken data source: ids match case-sensitively.
 private actor CaseSensitiveStore: SyncContextDataSource {

@@ -11,6 +11,16 @@ struct JournalConformanceTests {
     }
 
     @Test(arguments: DataSourceConformance.checks)
+    func journalDataSourceWithIndexesConforms(_ check: DataSourceConformance.Check) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = JournalOptions()
+        options.indexes = conformanceIndexes
+        let opened = options
+        try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
+    }
+
+    @Test(arguments: DataSourceConformance.checks)
     func journalDataSourceConformsAfterReopening(_ check: DataSourceConformance.Check) async throws {
         // The same checks on a store that was written, closed and opened again (snapshot and journal replay).
         let directory = TemporaryDirectory()
