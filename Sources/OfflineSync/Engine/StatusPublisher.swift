@@ -3,11 +3,10 @@
 /// older status after a newer one.
 struct StatusPublisher: Sendable {
     private(set) var status = SyncStatus()
-    private var observers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
-    private var nextKey = 0
+    private var streams = StreamFanOut<SyncStatus>()
 
     /// Whether any stream follows the status.
-    var isObserved: Bool { !observers.isEmpty }
+    var isObserved: Bool { !streams.isEmpty }
 
     /// Changes the status and sends it when it changed.
     mutating func update(_ change: (inout SyncStatus) -> Void) {
@@ -15,25 +14,21 @@ struct StatusPublisher: Sendable {
         change(&next)
         guard next != status else { return }
         status = next
-        for continuation in observers.values { continuation.yield(next) }
+        streams.send(next)
     }
 
     /// Adds a stream, which gets the current status first; returns its key.
     mutating func add(_ continuation: AsyncStream<SyncStatus>.Continuation) -> Int {
-        let key = nextKey
-        nextKey += 1
-        observers[key] = continuation
-        continuation.yield(status)
-        return key
+        streams.add(continuation, first: status)
     }
 
     /// Removes a stream.
     mutating func remove(_ key: Int) {
-        observers.removeValue(forKey: key)
+        streams.remove(key)
     }
 
     /// Ends every stream.
     func finishAll() {
-        for continuation in observers.values { continuation.finish() }
+        streams.finishAll()
     }
 }

@@ -56,8 +56,7 @@ public actor SyncContext {
     var nextQueryObserverKey = 0
     /// The item versions this context's own pushes replaced (see ``OwnVersionHistory``).
     var ownVersions = OwnVersionHistory()
-    private var observers: [Int: AsyncStream<SyncProgress>.Continuation] = [:]
-    private var nextObserverKey = 0
+    private var progressStreams = StreamFanOut<SyncProgress>()
 
     /// Creates a context over a local store and a back end.
     /// - Parameters:
@@ -73,7 +72,7 @@ public actor SyncContext {
     }
 
     deinit {
-        for continuation in observers.values { continuation.finish() }
+        progressStreams.finishAll()
         statusPublisher.finishAll()
         for observer in queryObservers.values { observer.continuation.finish() }
     }
@@ -124,21 +123,19 @@ public actor SyncContext {
     public func progressUpdates(bufferingNewest limit: Int? = nil) -> AsyncStream<SyncProgress> {
         let policy: AsyncStream<SyncProgress>.Continuation.BufferingPolicy = limit.map { .bufferingNewest(max(1, $0)) } ?? .unbounded
         let (stream, continuation) = AsyncStream<SyncProgress>.makeStream(bufferingPolicy: policy)
-        let key = nextObserverKey
-        nextObserverKey += 1
-        observers[key] = continuation
+        let key = progressStreams.add(continuation)
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(key) }
+            Task { await self?.removeProgressStream(key) }
         }
         return stream
     }
 
-    private func removeObserver(_ key: Int) {
-        observers.removeValue(forKey: key)
+    private func removeProgressStream(_ key: Int) {
+        progressStreams.remove(key)
     }
 
     func report(_ progress: SyncProgress) {
-        for continuation in observers.values { continuation.yield(progress) }
+        progressStreams.send(progress)
         followInStatus(progress)
     }
 

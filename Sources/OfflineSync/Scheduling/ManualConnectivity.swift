@@ -2,8 +2,7 @@
 /// app that has its own reachability signal). Starts reachable unless told otherwise.
 public actor ManualConnectivity: ConnectivityMonitor {
     private var isReachable: Bool
-    private var observers: [Int: AsyncStream<Bool>.Continuation] = [:]
-    private var nextKey = 0
+    private var streams = StreamFanOut<Bool>()
 
     /// Creates a monitor that reports `reachable` until told otherwise.
     public init(reachable: Bool = true) {
@@ -14,7 +13,7 @@ public actor ManualConnectivity: ConnectivityMonitor {
     public func setReachable(_ reachable: Bool) {
         guard reachable != isReachable else { return }
         isReachable = reachable
-        for continuation in observers.values { continuation.yield(reachable) }
+        streams.send(reachable)
     }
 
     /// Whether the network is reachable now, then each change.
@@ -28,14 +27,10 @@ public actor ManualConnectivity: ConnectivityMonitor {
     }
 
     private func add(_ continuation: AsyncStream<Bool>.Continuation) -> Int {
-        let key = nextKey
-        nextKey += 1
-        observers[key] = continuation
-        continuation.yield(isReachable)
-        return key
+        streams.add(continuation, first: isReachable)
     }
 
     private func remove(_ key: Int) {
-        observers.removeValue(forKey: key)
+        streams.remove(key)
     }
 }

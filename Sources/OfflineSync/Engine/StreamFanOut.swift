@@ -1,0 +1,33 @@
+/// The streams that follow one source of values, by key: each added stream may get a first value, then every value
+/// sent; a stream removed (its consumer stopped) gets nothing more.
+struct StreamFanOut<Element: Sendable>: Sendable {
+    private var continuations: [Int: AsyncStream<Element>.Continuation] = [:]
+    private var nextKey = 0
+
+    /// Whether no stream follows.
+    var isEmpty: Bool { continuations.isEmpty }
+
+    /// Adds a stream, yielding `first` to it when given; returns its key for ``remove(_:)``.
+    mutating func add(_ continuation: AsyncStream<Element>.Continuation, first: Element? = nil) -> Int {
+        let key = nextKey
+        nextKey += 1
+        continuations[key] = continuation
+        if let first { continuation.yield(first) }
+        return key
+    }
+
+    /// Removes a stream.
+    mutating func remove(_ key: Int) {
+        continuations.removeValue(forKey: key)
+    }
+
+    /// Sends `element` to every stream.
+    func send(_ element: Element) {
+        for continuation in continuations.values { continuation.yield(element) }
+    }
+
+    /// Ends every stream.
+    func finishAll() {
+        for continuation in continuations.values { continuation.finish() }
+    }
+}
