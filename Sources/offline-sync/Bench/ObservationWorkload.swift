@@ -34,12 +34,11 @@ extension BenchRunner {
         await log.waitForFirstResults()
         let observed = try await insertLatencies(Array(records.suffix(sizes.observedWrites)), into: observedTable)
         let lastWrite = MonotonicClock.now()
-        await log.waitForQuiet()
         var settle = 0.0
         for (index, query) in queries.enumerated() {
             let final = try await observedTable.read(query)
-            guard let (result, arrival) = await log.latest(observer: index), result == final else {
-                throw BenchFailure.checkFailed(workload: "O1", detail: "observer \(index) did not end at the final result")
+            guard let arrival = await log.arrival(of: final, observer: index, waitingAtMost: 30) else {
+                throw BenchFailure.checkFailed(workload: "O1", detail: "observer \(index) did not reach the final result within 30 s")
             }
             settle = max(settle, arrival - lastWrite)
         }
@@ -65,7 +64,6 @@ extension BenchRunner {
 /// The elements O1's observers received, with their arrival times.
 actor ObservedResultsLog {
     private var latest: [Int: (result: QueryResult, arrival: Double)] = [:]
-    private var lastArrival = MonotonicClock.now()
     private let count: Int
 
     init(count: Int) {
@@ -75,11 +73,6 @@ actor ObservedResultsLog {
     func record(_ result: QueryResult, observer: Int) {
         let now = MonotonicClock.now()
         latest[observer] = (result, now)
-        lastArrival = now
-    }
-
-    func latest(observer: Int) -> (QueryResult, Double)? {
-        latest[observer].map { ($0.result, $0.arrival) }
     }
 
     /// Returns once every observer delivered its first result.
@@ -87,11 +80,14 @@ actor ObservedResultsLog {
         while latest.count < count { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
-    /// Returns once no element arrived for 200 ms (at most 30 s).
-    func waitForQuiet() async {
-        let deadline = MonotonicClock.now() + 30
-        while MonotonicClock.now() - lastArrival < 0.2, MonotonicClock.now() < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+    /// When the observer's latest element became `result`, waiting for it at most `seconds`; nil if it never
+    /// did. A loaded machine may deliver late, so this waits for the answer rather than for a quiet spell.
+    func arrival(of result: QueryResult, observer: Int, waitingAtMost seconds: Double) async -> Double? {
+        let deadline = MonotonicClock.now() + seconds
+        while MonotonicClock.now() < deadline {
+            if let latest = latest[observer], latest.result == result { return latest.arrival }
+            try? await Task.sleep(for: .milliseconds(2))
         }
+        return nil
     }
 }
