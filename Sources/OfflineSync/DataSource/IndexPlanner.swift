@@ -1,6 +1,7 @@
 /// Chooses an index for a query, or a scan. An index serves a query when the filter's top-level conjunction holds
-/// equality conditions on a prefix of its fields and `orderBy` follows the next fields, all in one direction.
-/// The whole filter is still tested on every item the index yields, so other conditions cost nothing in accuracy.
+/// equality conditions on a prefix of its fields, possibly range conditions (`<`, `<=`, `>`, `>=`) on the next
+/// field, and `orderBy` follows the fields after the equalities, all in one direction. The whole filter is still
+/// tested on every item the index yields, so other conditions cost nothing in accuracy.
 struct IndexPlanner {
     /// A chosen index and how to walk it.
     struct Choice {
@@ -8,6 +9,17 @@ struct IndexPlanner {
         var prefix: [JSONValue]
         var equalityFields: [String]
         var descending: Bool
+        /// The field after the equalities that range conditions narrow, with their bounds.
+        var range: RangeBounds?
+    }
+
+    /// Range conditions on one field: every match lies between the bounds in the index's order.
+    struct RangeBounds {
+        var field: String
+        /// A `>` (exclusive) or `>=` (inclusive) bound.
+        var lower: (value: JSONValue, inclusive: Bool)?
+        /// A `<` (exclusive) or `<=` (inclusive) bound.
+        var upper: (value: JSONValue, inclusive: Bool)?
     }
 
     /// The best usable index among `indexes` (most fields fixed, then most ordering served), or why there is none.
@@ -26,18 +38,54 @@ struct IndexPlanner {
             let order = query.orderBy
             guard order.count <= rest.count, zip(order, rest).allSatisfy({ $0.field == $1 }) else { continue }
             guard order.allSatisfy({ $0.ascending == order.first?.ascending }) else { continue }
-            guard !prefix.isEmpty || !order.isEmpty else { continue }
-            let score = prefix.count * 100 + order.count
+            let range = rest.first.flatMap { rangeBounds(on: $0, in: query.filter) }
+            guard !prefix.isEmpty || !order.isEmpty || range != nil else { continue }
+            let score = prefix.count * 100 + (range == nil ? 0 : 50) + order.count
             if best.map({ score > $0.score }) ?? true {
                 let choice = Choice(index: position, prefix: prefix, equalityFields: Array(fields.prefix(prefix.count)),
-                                    descending: order.first.map { !$0.ascending } ?? false)
+                                    descending: order.first.map { !$0.ascending } ?? false, range: range)
                 best = (choice, score)
             }
         }
         guard let best else {
-            return .failure(PlanRefusal("no index has the filter's equality fields as a prefix followed by the orderBy fields"))
+            return .failure(PlanRefusal("no index has the filter's equality fields as a prefix followed by a range condition or the orderBy fields"))
         }
         return .success(best.choice)
+    }
+
+    /// The bounds that `<`, `<=`, `>` and `>=` conditions of the filter's top-level conjunction put on `field`,
+    /// or nil when there are none. Conditions that compare instants (a string on a timestamp field) are left
+    /// out: their order is not the strings' byte order.
+    static func rangeBounds(on field: String, in filter: Filter?) -> RangeBounds? {
+        var bounds = RangeBounds(field: field)
+        var pending = filter.map { [$0] } ?? []
+        while let next = pending.popLast() {
+            switch next {
+            case .and(let lhs, let rhs):
+                pending.append(rhs)
+                pending.append(lhs)
+            case .comparison(let compared, let op, let value) where compared.name == field && isRangeBound(value, field: field):
+                switch op {
+                case .greaterThan where bounds.lower == nil: bounds.lower = (value, false)
+                case .greaterThanOrEqual where bounds.lower == nil: bounds.lower = (value, true)
+                case .lessThan where bounds.upper == nil: bounds.upper = (value, false)
+                case .lessThanOrEqual where bounds.upper == nil: bounds.upper = (value, true)
+                default: break
+                }
+            default:
+                break
+            }
+        }
+        return bounds.lower == nil && bounds.upper == nil ? nil : bounds
+    }
+
+    private static func isRangeBound(_ value: JSONValue, field: String) -> Bool {
+        switch value {
+        case .bool, .int: return true
+        case .double(let number): return number.isFinite
+        case .string: return !Filter.isTimestampField(field)
+        case .null, .array, .object: return false
+        }
     }
 
     /// Field → value for each `field == value` in the filter's top-level conjunction whose matches all sort equal

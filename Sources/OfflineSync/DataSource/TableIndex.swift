@@ -1,104 +1,195 @@
-/// One secondary index held in memory: an entry per item of the table, sorted by the indexed fields' values in
-/// the total order of the local query rules (``ValueComparison``; a missing field is null), then by item key.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// One secondary index held in memory: an entry per item of the table, sorted by the indexed fields' values in the
+/// total order of the local query rules (a missing field is null), then by the item's slot.
 ///
-/// A batch of changes is folded in by one merge (changed entries out, their new versions sorted and merged in),
-/// so an `apply` of `b` items costs O(n + b log b) whatever its size.
+/// An entry is the ``OrderedKey`` encoding of the item's indexed values followed by its slot (4 bytes), kept in one
+/// byte buffer; the sorted list holds each entry's offset and length (16 bytes). Entries compare with `memcmp`, so
+/// neither a lookup nor a merge decodes a value. A batch of changes is folded in by one merge (changed entries out,
+/// their new versions sorted and merged in), so an `apply` of `b` items costs O(n + b log b) whatever its size.
 struct TableIndex: Sendable {
-    /// One item's place in the index.
-    struct Entry: Sendable {
-        var values: [JSONValue]
-        var key: String
+    private struct Entry: Sendable {
+        var offset: Int
+        var length: Int
     }
 
     let definition: IndexDefinition
-    private(set) var entries: [Entry] = []
+    private var bytes: [UInt8] = []
+    private var entries: [Entry] = []
+    /// Bytes of `bytes` no entry uses any more.
+    private var garbage = 0
 
-    /// An index of `definition` over `table`'s items.
-    init(definition: IndexDefinition, table: [String: JSONObject]) {
+    /// An empty index of `definition`.
+    init(definition: IndexDefinition) {
         self.definition = definition
-        entries = table.map { entry(key: $0.key, item: $0.value) }
-        entries.sort { Self.precedes($0, $1) }
     }
 
-    /// Re-indexes the items whose keys are `changed`: `previous` holds the versions indexed now (absent: the key
-    /// was not in the table), `table` the current ones (absent: deleted). Few changes are placed one by one by
-    /// binary search; many are merged in one pass.
-    mutating func update(changed: Set<String>, previous: [String: JSONObject], table: [String: JSONObject]) {
-        guard !changed.isEmpty else { return }
-        if changed.count * 4 > entries.count {
-            self = TableIndex(definition: definition, table: table)
-            return
+    /// How many entries the index holds.
+    var count: Int { entries.count }
+
+    /// The entry of `item` stored in `slot`: its indexed values, then the slot.
+    func entry(for item: JSONObject, slot: Int32) -> [UInt8] {
+        var key: [UInt8] = []
+        for field in definition.fields { OrderedKey.append(item[field] ?? .null, to: &key) }
+        OrderedKey.append(slot: slot, to: &key)
+        return key
+    }
+
+    /// The slot of the entry at `position`.
+    func slot(at position: Int) -> Int32 {
+        let entry = entries[position]
+        return bytes.withUnsafeBytes { OrderedKey.slot(endingAt: UnsafeRawBufferPointer(rebasing: $0[entry.offset..<(entry.offset + entry.length)])) }
+    }
+
+    /// Makes room for `count` more entries of about `entryBytes` bytes each.
+    mutating func reserveCapacity(_ count: Int, entryBytes: Int) {
+        entries.reserveCapacity(entries.count + count)
+        bytes.reserveCapacity(bytes.count + count * entryBytes)
+    }
+
+    /// Adds `entry` without keeping the order; ``sort()`` must follow before the index is read or updated.
+    mutating func appendUnsorted(_ entry: [UInt8]) {
+        entries.append(Entry(offset: bytes.count, length: entry.count))
+        bytes.append(contentsOf: entry)
+    }
+
+    /// Puts the entries in order.
+    mutating func sort() {
+        bytes.withUnsafeBytes { raw in
+            entries.sort { Self.compare(raw, $0, raw, $1) < 0 }
         }
-        if previous.count <= Self.singleStepLimit {
-            for (key, item) in previous {
-                let old = entry(key: key, item: item)
-                let position = partition { !Self.precedes($0, old) }
-                if position < entries.count && entries[position].key == key { entries.remove(at: position) }
+    }
+
+    /// Removes the entries `removed` (each present exactly as stored) and adds `added`.
+    mutating func update(removing removed: [[UInt8]], adding added: [[UInt8]]) {
+        if !removed.isEmpty {
+            var positions: [Int] = []
+            positions.reserveCapacity(removed.count)
+            for entry in removed {
+                let position = lowerBound(entry)
+                if position < entries.count, compare(position, entry) == 0 {
+                    positions.append(position)
+                    garbage += entries[position].length
+                }
             }
-        } else {
-            entries.removeAll { previous[$0.key] != nil }
+            if positions.count <= Self.singleStepLimit {
+                for position in positions.sorted(by: >) { entries.remove(at: position) }
+            } else {
+                let doomed = Set(positions)
+                var kept: [Entry] = []
+                kept.reserveCapacity(entries.count - doomed.count)
+                for (position, entry) in entries.enumerated() where !doomed.contains(position) { kept.append(entry) }
+                entries = kept
+            }
         }
-        var added = changed.compactMap { key in table[key].map { entry(key: key, item: $0) } }
-        if added.count <= Self.singleStepLimit {
-            for new in added { entries.insert(new, at: partition { !Self.precedes($0, new) }) }
-            return
+        guard !added.isEmpty else { return compactIfWasteful() }
+        let sorted = added.sorted { lhs, rhs in
+            lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in Self.compareBytes(a, b) < 0 } }
         }
-        added.sort { Self.precedes($0, $1) }
+        if sorted.count <= Self.singleStepLimit {
+            for entry in sorted {
+                let position = lowerBound(entry)
+                entries.insert(Entry(offset: bytes.count, length: entry.count), at: position)
+                bytes.append(contentsOf: entry)
+            }
+            return compactIfWasteful()
+        }
         // Each added entry finds its place by binary search from the last one; the runs between are copied whole.
         var merged: [Entry] = []
-        merged.reserveCapacity(entries.count + added.count)
+        merged.reserveCapacity(entries.count + sorted.count)
         var start = 0
-        for new in added {
-            let position = partition(from: start) { !Self.precedes($0, new) }
+        for entry in sorted {
+            let position = lowerBound(entry, from: start)
             merged.append(contentsOf: entries[start..<position])
-            merged.append(new)
+            merged.append(Entry(offset: bytes.count, length: entry.count))
+            bytes.append(contentsOf: entry)
             start = position
         }
         merged.append(contentsOf: entries[start...])
         entries = merged
+        compactIfWasteful()
     }
 
-    /// Up to this many changes are placed one at a time rather than by a merge of the whole index.
+    /// Up to this many changes are placed one at a time rather than by a pass over the whole index.
     private static let singleStepLimit = 32
 
-    /// The positions of the entries whose first `prefix.count` values equal `prefix` in the sort order.
-    func range(prefix: [JSONValue]) -> Range<Int> {
-        let lower = partition { Self.comparePrefix($0.values, prefix) >= 0 }
-        let upper = partition { Self.comparePrefix($0.values, prefix) > 0 }
-        return lower..<max(lower, upper)
+    /// The positions of the entries at or after `lower` and before `upper`, comparing each entry's first
+    /// `bound.count` bytes with the bound (so a bound of encoded values covers every entry that starts with them).
+    /// `lowerInclusive` false skips the entries that start with `lower`; `upperInclusive` true keeps those that
+    /// start with `upper`. A nil bound is open.
+    func positions(from lower: [UInt8]?, inclusive lowerInclusive: Bool = true,
+                   to upper: [UInt8]?, inclusive upperInclusive: Bool = true) -> Range<Int> {
+        let start = lower.map { bound in partition { Self.comparePrefix($0, bound) >= (lowerInclusive ? 0 : 1) } } ?? 0
+        let end = upper.map { bound in partition { Self.comparePrefix($0, bound) >= (upperInclusive ? 1 : 0) } } ?? entries.count
+        return start..<max(start, end)
     }
 
-    /// The first position whose entry satisfies `isAtOrAfter` (entries are partitioned by it).
-    private func partition(from start: Int = 0, _ isAtOrAfter: (Entry) -> Bool) -> Int {
-        var low = start, high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isAtOrAfter(entries[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+    // MARK: Comparison
+
+    /// The first position whose entry is not below `entry`.
+    private func lowerBound(_ entry: [UInt8], from start: Int = 0) -> Int {
+        entry.withUnsafeBytes { key in partition(from: start) { Self.compareBytes($0, key) >= 0 } }
     }
 
-    private func entry(key: String, item: JSONObject) -> Entry {
-        Entry(values: definition.fields.map { item[$0] ?? .null }, key: key)
+    private func compare(_ position: Int, _ entry: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { raw in entry.withUnsafeBytes { Self.compareBytes(Self.view(raw, entries[position]), $0) } }
     }
 
-    private static func comparePrefix(_ values: [JSONValue], _ prefix: [JSONValue]) -> Int {
-        for (value, bound) in zip(values, prefix) {
-            let order: Int
-            switch (value, bound) {  // the common kinds first, without the general total order's dispatch
-            case (.bool(let a), .bool(let b)): order = a == b ? 0 : (a ? 1 : -1)
-            case (.string(let a), .string(let b)): order = ValueComparison.compareStrings(a, b)
-            case (.int(let a), .int(let b)): order = a == b ? 0 : (a < b ? -1 : 1)
-            default: order = ValueComparison.sortOrder(value, bound)
+    /// The first position from `start` whose entry's bytes satisfy `isAtOrAfter` (entries are partitioned by it).
+    private func partition(from start: Int = 0, _ isAtOrAfter: (UnsafeRawBufferPointer) -> Bool) -> Int {
+        bytes.withUnsafeBytes { raw in
+            var low = start, high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isAtOrAfter(Self.view(raw, entries[middle])) { high = middle } else { low = middle + 1 }
             }
-            if order != 0 { return order }
+            return low
         }
-        return 0
     }
 
-    static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
-        let order = comparePrefix(lhs.values, rhs.values)
-        if order != 0 { return order < 0 }
-        return ValueComparison.compareStrings(lhs.key, rhs.key) < 0
+    private static func view(_ raw: UnsafeRawBufferPointer, _ entry: Entry) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: raw[entry.offset..<(entry.offset + entry.length)])
+    }
+
+    private static func compare(_ lhsRaw: UnsafeRawBufferPointer, _ lhs: Entry, _ rhsRaw: UnsafeRawBufferPointer, _ rhs: Entry) -> Int {
+        compareBytes(view(lhsRaw, lhs), view(rhsRaw, rhs))
+    }
+
+    /// `memcmp` order, a proper prefix first.
+    static func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+        let common = min(lhs.count, rhs.count)
+        if common > 0, let a = lhs.baseAddress, let b = rhs.baseAddress {
+            let order = memcmp(a, b, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return lhs.count < rhs.count ? -1 : (lhs.count == rhs.count ? 0 : 1)
+    }
+
+    /// Compares the first `bound.count` bytes of `entry` with `bound`: 0 when the entry starts with it.
+    private static func comparePrefix(_ entry: UnsafeRawBufferPointer, _ bound: [UInt8]) -> Int {
+        bound.withUnsafeBytes { bound in
+            let order = compareBytes(UnsafeRawBufferPointer(rebasing: entry[0..<min(entry.count, bound.count)]), bound)
+            return order
+        }
+    }
+
+    /// Rewrites the byte buffer once most of it is garbage.
+    private mutating func compactIfWasteful() {
+        guard garbage > 1 << 16, garbage * 2 > bytes.count else { return }
+        var fresh: [UInt8] = []
+        fresh.reserveCapacity(bytes.count - garbage)
+        bytes.withUnsafeBytes { raw in
+            for position in entries.indices {
+                let start = fresh.count
+                fresh.append(contentsOf: Self.view(raw, entries[position]))
+                entries[position].offset = start
+            }
+        }
+        bytes = fresh
+        garbage = 0
     }
 }

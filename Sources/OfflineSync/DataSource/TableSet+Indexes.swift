@@ -4,7 +4,7 @@ extension TableSet {
     public mutating func defineIndexes(_ definitions: [IndexDefinition]) throws(DataSourceError) {
         for definition in definitions { try definition.validate() }
         for definition in definitions where !(indexes[definition.table]?.contains { $0.definition == definition } ?? false) {
-            indexes[definition.table, default: []].append(TableIndex(definition: definition, table: tables[definition.table] ?? [:]))
+            indexes[definition.table, default: []].append(Self.build(definition, over: tables[definition.table]))
         }
     }
 
@@ -23,53 +23,112 @@ extension TableSet {
             return QueryPlan(access: .scan, reason: refusal.reason)
         case .success(let choice):
             let definition = indexes[query.table]?[choice.index].definition ?? IndexDefinition(table: query.table, fields: [])
-            let ordering = query.orderBy.isEmpty ? "" : (query.top == nil ? ", in order" : ", in order, stopping after skip + top matches")
-            let reason = choice.equalityFields.isEmpty ? "orderBy follows the index\(ordering)" : "equality on \(choice.equalityFields.joined(separator: ", "))\(ordering)"
-            return QueryPlan(access: .index(definition, equalityFields: choice.equalityFields), reason: reason)
+            var parts: [String] = []
+            if !choice.equalityFields.isEmpty { parts.append("equality on \(choice.equalityFields.joined(separator: ", "))") }
+            if let range = choice.range { parts.append("range on \(range.field)") }
+            if !query.orderBy.isEmpty {
+                parts.append(query.top == nil ? "orderBy follows the index, in order" : "orderBy follows the index, in order, stopping after skip + top matches")
+            }
+            return QueryPlan(access: .index(definition, equalityFields: choice.equalityFields), reason: parts.joined(separator: "; "))
         }
     }
 
-    /// Re-indexes the items of `table` whose keys are `changed`; `previous` holds their versions before the batch.
-    mutating func updateIndexes(table: String, changed: Set<String>, previous: [String: JSONObject]) {
+    /// An index of `definition` over `table`'s items.
+    static func build(_ definition: IndexDefinition, over table: ItemTable?) -> TableIndex {
+        var index = TableIndex(definition: definition)
+        guard let table else { return index }
+        var shape: JSONObjectShape?
+        for slot in table.liveSlots {
+            if let item = table.decode(slot, shape: &shape) { index.appendUnsorted(index.entry(for: item, slot: slot)) }
+        }
+        index.sort()
+        return index
+    }
+
+    /// Folds the changes of one batch into every index of `table`.
+    mutating func updateIndexes(table: String, _ changes: IndexedChanges) {
         guard var list = indexes.removeValue(forKey: table) else { return }
-        let contents = tables[table] ?? [:]
-        for position in list.indices { list[position].update(changed: changed, previous: previous, table: contents) }
+        for position in list.indices {
+            var removed: [[UInt8]] = [], added: [[UInt8]] = []
+            for (slot, change) in changes.bySlot {
+                let old = change.original.map { list[position].entry(for: $0, slot: slot) }
+                let new = change.final.map { list[position].entry(for: $0, slot: slot) }
+                guard old != new else { continue }
+                if let old { removed.append(old) }
+                if let new { added.append(new) }
+            }
+            list[position].update(removing: removed, adding: added)
+        }
         indexes[table] = list
     }
 
-    /// Rebuilds every index of `table` from its items.
-    mutating func rebuildIndexes(table: String) {
-        guard let list = indexes[table] else { return }
-        let contents = tables[table] ?? [:]
-        indexes[table] = list.map { TableIndex(definition: $0.definition, table: contents) }
-    }
-
     /// Answers a validated `query` through an index when one serves it; nil when a scan must.
-    func indexedRead(_ query: Query, table: [String: JSONObject]) -> QueryResult? {
+    func indexedRead(_ query: Query, table: ItemTable) -> QueryResult? {
         guard let list = indexes[query.table], case .success(let choice) = IndexPlanner.choose(query, among: list) else {
             return nil
         }
         let index = list[choice.index]
-        let range = index.range(prefix: choice.prefix)
+        let positions = Self.positions(of: choice, in: index)
         let skip = max(query.skip ?? 0, 0)
         let keep = query.top.map { skip + max($0, 0) }
         var total = 0
         var page: [JSONObject] = []
+        var shape: JSONObjectShape?
         func visit(_ position: Int) -> Bool {
-            guard let item = table[index.entries[position].key], query.filter?.matches(item) ?? true else { return true }
+            guard let item = table.decode(index.slot(at: position), shape: &shape), query.filter?.matches(item) ?? true else { return true }
             total += 1
             if total > skip && keep.map({ total <= $0 }) ?? true { page.append(item) }
             return query.includeTotalCount || keep.map { total < $0 } ?? true
         }
         if choice.descending {
-            for position in range.reversed() where !visit(position) { break }
+            for position in positions.reversed() where !visit(position) { break }
         } else {
-            for position in range where !visit(position) { break }
+            for position in positions where !visit(position) { break }
         }
         if let select = query.select {
             let fields = Set(select + ["id"])
             page = page.map { item in item.filter { fields.contains($0.key) } }
         }
         return QueryResult(items: page, totalCount: query.includeTotalCount ? total : nil)
+    }
+
+    /// The positions of `index` that can hold matches: those whose first values equal the choice's prefix and,
+    /// with range conditions, whose next value lies within the bounds (and is of the bounds' kind).
+    private static func positions(of choice: IndexPlanner.Choice, in index: TableIndex) -> Range<Int> {
+        var prefix: [UInt8] = []
+        for value in choice.prefix { OrderedKey.append(value, to: &prefix) }
+        guard let range = choice.range else {
+            return prefix.isEmpty ? 0..<index.count : index.positions(from: prefix, to: prefix)
+        }
+        let kind = OrderedKey.kindBounds(of: range.lower?.value ?? range.upper?.value ?? .null)
+        var lower = prefix, upper = prefix
+        var lowerInclusive = true, upperInclusive = false
+        if let bound = range.lower {
+            OrderedKey.append(bound.value, to: &lower)
+            lowerInclusive = bound.inclusive
+        } else {
+            lower.append(kind.lower)
+        }
+        if let bound = range.upper {
+            OrderedKey.append(bound.value, to: &upper)
+            upperInclusive = bound.inclusive
+        } else {
+            upper.append(kind.upper)
+        }
+        return index.positions(from: lower, inclusive: lowerInclusive, to: upper, inclusive: upperInclusive)
+    }
+}
+
+/// The items one batch changed in a table with indexes: per slot, the item indexed before the batch and the one
+/// the slot holds after it (nil: none).
+struct IndexedChanges {
+    var bySlot: [Int32: (original: JSONObject?, final: JSONObject?)] = [:]
+
+    mutating func record(slot: Int32, previous: JSONObject?, final: JSONObject?) {
+        if bySlot[slot] == nil {
+            bySlot[slot] = (previous, final)
+        } else {
+            bySlot[slot]?.final = final
+        }
     }
 }

@@ -3,8 +3,8 @@
 /// ``InMemoryDataSource`` is a thin actor around a `TableSet`; the journal store keeps one too and writes each
 /// batch to disk between ``validate(_:)`` and ``apply(_:)``.
 public struct TableSet: Sendable {
-    /// One table: items keyed by their lower-cased id.
-    var tables: [String: [String: JSONObject]] = [:]
+    /// The items of each table, held compactly (``ItemTable``).
+    var tables: [String: ItemTable] = [:]
     /// Secondary indexes by table, kept in step with `tables` by every mutation.
     var indexes: [String: [TableIndex]] = [:]
 
@@ -19,12 +19,25 @@ public struct TableSet: Sendable {
     /// How many items `table` holds.
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
 
-    /// Every item of `table`, in unspecified order.
-    public func items(table: String) -> Dictionary<String, JSONObject>.Values? { tables[table]?.values }
+    /// Every item of `table`, decoded, in unspecified order.
+    public func items(table: String) -> [JSONObject] { tables[table]?.items ?? [] }
+
+    /// Calls `body` with the JSON text of every item of `table` (one line, as stored), in unspecified order.
+    func forEachItemText<Failure: Error>(table: String, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
+        guard let items = tables[table] else { return }
+        for slot in items.liveSlots {
+            let outcome: Result<Void, Failure> = items.withBytes(of: slot) { text in
+                guard let text else { return .success(()) }
+                do throws(Failure) { try body(text) } catch { return .failure(error) }
+                return .success(())
+            }
+            try outcome.get()
+        }
+    }
 
     /// The item with `id` (case-insensitive), or nil.
     public func item(table: String, id: String) -> JSONObject? {
-        tables[table]?[ItemID.key(id)]
+        tables[table]?.find(key: ItemID.key(id))?.item
     }
 
     /// Answers `query` with the local query rules.
@@ -36,7 +49,7 @@ public struct TableSet: Sendable {
             return QueryResult(items: [], totalCount: query.includeTotalCount ? 0 : nil)
         }
         if let result = indexedRead(query, table: table) { return result }
-        return query.evaluate(over: table.values)
+        return query.evaluate(over: table.decodedItems)
     }
 
     /// Checks a whole batch without changing anything.
@@ -57,54 +70,43 @@ public struct TableSet: Sendable {
         }
     }
 
-    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail.
+    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step.
     public mutating func apply(_ changes: [StoreChange]) {
-        // Indexes follow in the same step: the keys each batch touches, with their versions before it.
-        var changed: [String: Set<String>] = [:]
-        var previous: [String: [String: JSONObject]] = [:]
-        var rebuild: Set<String> = []
-        defer {
-            for table in rebuild { rebuildIndexes(table: table) }
-            for (table, keys) in changed where !rebuild.contains(table) {
-                updateIndexes(table: table, changed: keys, previous: previous[table] ?? [:])
-            }
-        }
-        func touch(_ table: String, _ key: String) {
-            guard changed[table, default: []].insert(key).inserted, let item = tables[table]?[key] else { return }
-            previous[table, default: [:]][key] = item
-        }
-        for change in changes where indexes[change.table] != nil {
-            switch change {
-            case .upsert(let table, let items):
-                for item in items { if case .string(let id)? = item["id"] { touch(table, ItemID.key(id)) } }
-            case .delete(let table, let ids):
-                for id in ids { touch(table, ItemID.key(id)) }
-            case .deleteAll(let table, _):
-                rebuild.insert(table)
-            }
-        }
+        var touched: [String: IndexedChanges] = [:]
         for change in changes {
+            let name = change.table
+            let tracks = indexes[name] != nil
             switch change {
-            case .upsert(let table, let items):
-                var contents = tables.removeValue(forKey: table) ?? [:]
-                contents.reserveCapacity(contents.count + items.count)
+            case .upsert(_, let items):
+                var table = tables.removeValue(forKey: name) ?? ItemTable()
                 for item in items {
-                    guard case .string(let id)? = item["id"] else { continue }
-                    contents[ItemID.key(id)] = item
+                    guard let key = ItemTable.key(of: item) else { continue }
+                    let (slot, previous) = table.upsert(item, key: key)
+                    if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: previous, final: item) }
                 }
-                tables[table] = contents
-            case .delete(let table, let ids):
-                guard var contents = tables.removeValue(forKey: table) else { continue }
-                for id in ids { contents.removeValue(forKey: ItemID.key(id)) }
-                tables[table] = contents
-            case .deleteAll(let table, nil):
-                tables.removeValue(forKey: table)
-            case .deleteAll(let table, let filter?):
-                guard var contents = tables.removeValue(forKey: table) else { continue }
-                contents = contents.filter { !filter.matches($0.value) }
-                tables[table] = contents
+                tables[name] = table
+            case .delete(_, let ids):
+                guard var table = tables.removeValue(forKey: name) else { continue }
+                for id in ids {
+                    guard let (slot, item) = table.remove(key: ItemID.key(id)) else { continue }
+                    if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
+                }
+                tables[name] = table
+            case .deleteAll(_, nil):
+                tables.removeValue(forKey: name)
+                touched[name] = nil
+                if let list = indexes[name] { indexes[name] = list.map { TableIndex(definition: $0.definition) } }
+            case .deleteAll(_, let filter?):
+                guard var table = tables.removeValue(forKey: name) else { continue }
+                let doomed = table.decodedItems.filter { filter.matches($0) }.compactMap(ItemTable.key(of:))
+                for key in doomed {
+                    guard let (slot, item) = table.remove(key: key) else { continue }
+                    if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
+                }
+                tables[name] = table
             }
         }
+        for (name, changes) in touched { updateIndexes(table: name, changes) }
     }
 
     static func validateTable(_ name: String) throws(DataSourceError) {

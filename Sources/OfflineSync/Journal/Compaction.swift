@@ -12,10 +12,23 @@ extension JournalDataSource {
     /// A failure before step 4 leaves the store as it was, still usable.
     /// - Throws: ``JournalError``.
     public func compact() async throws {
-        try checkWritable()
+        try await compact(closing: false)
+    }
+
+    /// The journal size from which ``close()`` compacts (with automatic compaction on), as SQLite checkpoints its
+    /// write-ahead log when the last connection closes: the next open then reads one snapshot, whose items it
+    /// keeps as they lie in the file, instead of replaying the journal.
+    static let compactionOnCloseBytes: Int64 = 1 << 20
+
+    /// ``compact()``; `closing` lets ``close()`` compact after it has refused further calls.
+    func compact(closing: Bool) async throws(JournalError) {
+        func check() throws(JournalError) {
+            if closing { if let failure { throw failure } } else { try checkWritable() }
+        }
+        try check()
         while isCompacting {
             await waitUntilIdle()
-            try checkWritable()
+            try check()
         }
         isCompacting = true
         defer {
@@ -33,7 +46,7 @@ extension JournalDataSource {
                 holdsFlushes = false
                 startFlushing()
             }
-            try checkWritable()
+            try check()
             frozen = tables
             try startGeneration(generation, baseSequence: base)
         }

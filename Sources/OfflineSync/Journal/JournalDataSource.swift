@@ -75,14 +75,12 @@ public actor JournalDataSource: SyncContextDataSource {
         let layout = StoreLayout(directory: path)
         try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        let opened = try await Recovery.open(layout, fileSystem: fileSystem)
+        let opened = try await Recovery.open(layout, fileSystem: fileSystem, indexes: options.indexes)
         self.layout = layout
         self.options = options
         self.fileSystem = fileSystem
         self.lock = lock
-        var tables = opened.tables
-        do { try tables.defineIndexes(options.indexes) } catch { throw JournalError.invalidIndex(error) }
-        self.tables = tables
+        self.tables = opened.tables
         self.journal = opened.journal
         self.journalSize = opened.journalSize
         self.journalRecords = opened.journalRecords
@@ -152,13 +150,18 @@ public actor JournalDataSource: SyncContextDataSource {
         scheduleAutomaticCompaction()
     }
 
-    /// Waits for writes and compaction in progress, syncs the journal (for ``Durability/buffered``), then closes
-    /// it and releases the lock.
+    /// Waits for writes and compaction in progress, compacts a journal of 1 MiB or more (when
+    /// ``JournalOptions/automaticCompaction`` is on, so that the next open reads one snapshot), syncs the journal
+    /// (for ``Durability/buffered``), then closes it and releases the lock. A failed compaction here loses
+    /// nothing: the journal still holds every change.
     /// Every later call except `close()` throws ``JournalError/closed``; a second `close()` does nothing.
     public func close() async throws {
         if isClosed { return }
         isClosed = true
         while isFlushing || isCompacting || !pendingCommits.isEmpty { await waitUntilIdle() }
+        if options.automaticCompaction, failure == nil, journalRecords > 0, journalSize >= Self.compactionOnCloseBytes {
+            try? await compact(closing: true)
+        }
         defer {
             journal.close()
             lock?.close()
@@ -200,7 +203,7 @@ public actor JournalDataSource: SyncContextDataSource {
         for change in changes {
             var effective = change
             if case .deleteAll(let table, let filter?) = change {
-                let ids = (scratch.items(table: table).map(Array.init) ?? []).filter { filter.matches($0) }
+                let ids = scratch.items(table: table).filter { filter.matches($0) }
                     .compactMap { $0["id"]?.stringValue }
                 effective = .delete(table: table, ids: ids)
             }

@@ -1,4 +1,4 @@
-/// The state of a store after ``Recovery/open(_:fileSystem:)``: everything the actor needs to serve it.
+/// The state of a store after ``Recovery/open(_:fileSystem:indexes:)``: everything the actor needs to serve it.
 struct OpenedStore: Sendable {
     var tables: TableSet
     var manifest: Manifest
@@ -13,9 +13,10 @@ struct OpenedStore: Sendable {
 /// Opening a store: create it when new, load the snapshot, replay the journals, cut a torn tail, delete
 /// leftovers of interrupted compactions. The caller holds the lock.
 enum Recovery {
-    static func open(_ layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> OpenedStore {
+    /// Opens the store in `layout`, its tables keeping `indexes` (already valid).
+    static func open(_ layout: StoreLayout, fileSystem: any FileSystem, indexes: [IndexDefinition]) async throws(JournalError) -> OpenedStore {
         if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem) }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true)
+        var reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true, indexes: indexes)
         if let problem = reading.snapshotProblem { throw problem }
         guard let newest = reading.journals.last else {
             throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it names no journal")
@@ -37,7 +38,7 @@ enum Recovery {
             size = try cutTornTail(newest, file: journal, fileSystem: fileSystem)
         }
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
-        return OpenedStore(tables: reading.makeTables(), manifest: reading.manifest, journal: owned, journalSize: size,
+        return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalSize: size,
                            journalRecords: newest.recordCount, lastSequence: reading.lastSequence,
                            snapshotBytes: reading.snapshotBytes)
     }

@@ -3,47 +3,62 @@ struct SnapshotContents: Sendable {
     var generation: Int64
     var lastSequence: Int64
     var itemCount: Int
-    /// Items per table, in file order, each with its lookup key (``ItemID/key(_:)`` of its id; nil without a
-    /// string id), computed while parsing so that loading the tables does not lower-case ids one by one.
-    var tables: [(name: String, items: [KeyedItem])]
-}
-
-/// An item and the key it is stored under.
-struct KeyedItem: Sendable {
-    var key: String?
-    var item: JSONObject
-
-    /// `item` with the key of its string `id`, if it has one.
-    init(_ item: JSONObject) {
-        if case .string(let id)? = item["id"] { key = ItemID.key(id) } else { key = nil }
-        self.item = item
-    }
+    /// The items, loaded (the tables share the snapshot's bytes), with the indexes declared at reading.
+    var tables = TableSet()
 }
 
 /// Reads and checks a snapshot written by ``SnapshotWriter``.
 enum SnapshotReader {
-    /// Parses `bytes`, the content of the snapshot at `path`.
+    /// Item lines parsed at a time: bounds what parsing holds beside the loaded tables.
+    static let linesPerRound = 8_192
+
+    /// Parses `bytes`, the content of the snapshot at `path`, into tables that keep `indexes` (already valid).
+    /// Every line is parsed (so every item is valid JSON), but only its key and indexed values are kept: the
+    /// tables refer to the items' text in `bytes`.
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
-    static func read(_ bytes: [UInt8], path: String) async throws(JournalError) -> SnapshotContents {
+    static func read(_ bytes: [UInt8], path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         let result: Result<(SnapshotContents, Layout), JournalError> = bytes.withUnsafeBytes { raw in
             do throws(JournalError) { return .success(try structure(raw, path: path)) } catch { return .failure(error) }
         }
         var (contents, layout) = try result.get()
-        let parsed = await ParallelLines.map(layout.itemLines, of: bytes, state: { JSONObjectShape?.none }) { shape, line -> KeyedItem? in
-            let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
-            let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
-            guard case .success(.object(let item)) = JSONReader.result(text, shape: &shape) else { return nil }
-            return KeyedItem(item)
-        }
-        if let bad = parsed.firstIndex(where: { $0 == nil }) {
-            throw invalid(path, layout.itemLines[bad].lowerBound, "the line is not one JSON object")
-        }
+        do { try contents.tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
         var position = 0
         for (name, count) in layout.tables {
-            contents.tables.append((name, parsed[position..<(position + count)].compactMap { $0 }))
+            let fields = contents.tables.indexFields(table: name)
+            var replacedAny = false
+            for start in stride(from: position, to: position + count, by: linesPerRound) {
+                let lines = Array(layout.itemLines[start..<min(start + linesPerRound, position + count)])
+                let parsed = await ParallelLines.map(lines, of: bytes, state: { JSONObjectShape?.none }) { shape, line -> ParsedLine in
+                    let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
+                    let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
+                    guard case .success(.object(let item)) = JSONReader.result(text, shape: &shape) else { return .invalid }
+                    guard let key = ItemTable.key(of: item) else { return .withoutID }
+                    return .item(key: key, length: end, indexValues: TableSet.indexValues(of: item, fields))
+                }
+                var loaded: [LoadedItem] = []
+                loaded.reserveCapacity(parsed.count)
+                for (range, line) in zip(lines, parsed) {
+                    switch line {
+                    case .invalid: throw invalid(path, range.lowerBound, "the line is not one JSON object")
+                    case .withoutID: continue
+                    case .item(let key, let length, let values):
+                        loaded.append(LoadedItem(range: range.lowerBound..<(range.lowerBound + length), key: key, indexValues: values))
+                    }
+                }
+                if start == position { contents.tables.reserve(table: name, items: count, sample: loaded.first) }
+                replacedAny = contents.tables.load(loaded, table: name, base: bytes) || replacedAny
+            }
+            contents.tables.finishLoading(table: name, replacedAny: replacedAny)
             position += count
         }
         return contents
+    }
+
+    /// One item line, parsed.
+    private enum ParsedLine: Sendable {
+        case item(key: String, length: Int, indexValues: [[UInt8]])
+        case withoutID
+        case invalid
     }
 
     /// Where the items are: the byte range of each item line, and each table's name and item count, in order.
@@ -121,6 +136,6 @@ enum SnapshotReader {
         guard case .int(let generation)? = object["generation"], case .int(let lastSequence)? = object["lastSequence"],
               case .int(let items)? = object["items"]
         else { throw invalid(path, 0, "the snapshot header lacks generation, lastSequence or items") }
-        return SnapshotContents(generation: generation, lastSequence: lastSequence, itemCount: Int(items), tables: [])
+        return SnapshotContents(generation: generation, lastSequence: lastSequence, itemCount: Int(items))
     }
 }

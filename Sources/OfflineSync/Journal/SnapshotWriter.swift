@@ -43,10 +43,10 @@ enum SnapshotWriter {
             writer.writeString(name, into: &buffer)
             buffer.append(contentsOf: ":[\n".utf8)
             var first = true
-            for item in tables.items(table: name) ?? [:].values {
+            try tables.forEachItemText(table: name) { (text) throws(JournalError) in
                 if !first { buffer.append(contentsOf: ",\n".utf8) }
                 first = false
-                writer.write(item, into: &buffer)
+                buffer.append(contentsOf: text)
                 if buffer.count >= 1 << 20 { try flush() }
             }
             buffer.append(contentsOf: (tableIndex == names.count - 1 ? "\n]\n" : "\n],\n").utf8)

@@ -14,9 +14,11 @@ struct StoreReading: Sendable {
     /// The sequence number of the last valid record.
     var lastSequence: Int64 { journals.last?.lastSequence ?? snapshot?.lastSequence ?? 0 }
 
-    /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay.
+    /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay, and the
+    /// snapshot's tables keep `indexes` (already valid).
     /// - Throws: only when the manifest cannot be read; damaged data files are reported in the result.
-    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool) async throws(JournalError) -> StoreReading {
+    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool,
+                     indexes: [IndexDefinition] = []) async throws(JournalError) -> StoreReading {
         let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
         var reading = StoreReading(manifest: manifest)
         var baseSequence: Int64 = 0
@@ -25,7 +27,7 @@ struct StoreReading: Sendable {
             do throws(JournalError) {
                 let bytes = try fileSystem.readFile(path)
                 reading.snapshotBytes = Int64(bytes.count)
-                let snapshot = try await SnapshotReader.read(bytes, path: path)
+                let snapshot = try await SnapshotReader.read(bytes, path: path, indexes: indexes)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
                 }
@@ -63,14 +65,16 @@ struct StoreReading: Sendable {
         return reading
     }
 
-    /// Builds the in-memory tables: the snapshot's items, then every collected batch in order.
-    func makeTables() -> TableSet {
-        var tables = TableSet()
-        if let snapshot {
-            for table in snapshot.tables { tables.load(table: table.name, items: table.items) }
-        }
-        for journal in journals {
-            for batch in journal.batches { tables.apply(batch) }
+    /// Builds the in-memory tables: the snapshot's items, then every collected batch in order, with `indexes`
+    /// (already valid) maintained throughout. Takes the snapshot's tables out of this reading (so that applying
+    /// the batches copies nothing) and drops the batches.
+    mutating func takeTables(indexes: [IndexDefinition]) throws(JournalError) -> TableSet {
+        var tables = snapshot?.tables ?? TableSet()
+        snapshot?.tables = TableSet()
+        do { try tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
+        for position in journals.indices {
+            for batch in journals[position].batches { tables.apply(batch) }
+            journals[position].batches = []
         }
         return tables
     }

@@ -29,7 +29,7 @@ enum BenchCommand {
         do {
             if let directory = options.memoryProbeDirectory {
                 let figures = try await MemoryProbeChild.measure(
-                    directory: URL(fileURLWithPath: directory), factory: storeFactory, sizes: BenchSizes(quick: options.quick))
+                    directory: URL(fileURLWithPath: directory), factory: storeFactory, sizes: BenchSizes(quick: options.quick, scale: options.scale))
                 writeStandardOutput(figures.jsonLine)
                 return 0
             }

@@ -12,6 +12,8 @@ struct BenchOptions: Sendable, Equatable {
     var json = false
     /// Sizes divided by 10: a smoke run whose figures are not for quoting.
     var quick = false
+    /// What the store of W3 to W7 is multiplied by: 10 makes the million-record run.
+    var scale = 1
     /// Where the workloads' directories go; nil means a new directory under the system temp dir.
     var directory: String?
     /// Leave the workloads' data behind.
@@ -22,9 +24,11 @@ struct BenchOptions: Sendable, Equatable {
     var memoryProbeDirectory: String?
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--dir PATH] [--keep] [--suite store|json]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|json]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
+          --scale K       K times the records in the store of W3 to W7 (10: a million); W5 still runs 1,000
+                          queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
           --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1, S2 (sync); json: J1, J2
@@ -47,6 +51,12 @@ struct BenchOptions: Sendable, Equatable {
             case "--quick": options.quick = true
             case "--keep": options.keep = true
             case "--dir": options.directory = try value(for: argument)
+            case "--scale":
+                let text = try value(for: argument)
+                guard let scale = Int(text), (1...100).contains(scale) else {
+                    throw BenchUsageError(message: "--scale needs a whole number from 1 to 100, not '\(text)'")
+                }
+                options.scale = scale
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
@@ -71,10 +81,12 @@ struct BenchUsageError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Workload sizes; quick mode divides record and run counts by 10, while the writers (16), the batch size (1,000)
-/// and the repetitions (5) stay.
+/// and the repetitions (5) stay. A scale multiplies the records of W3's store (and so of W4 to W7) only.
 struct BenchSizes: Sendable, Equatable {
     /// What the full sizes are divided by: 1, or 10 for `--quick` (tests of the bench use more).
     let divisor: Int
+    /// What W3's record count is multiplied by.
+    let scale: Int
     let fsyncs, singleWrites, writers, writesPerWriter, bulkRecords, batchSize, openRepeats, queries, pointReads: Int
     /// Inserts O1 times without observers, and again with them.
     let observedWrites: Int
@@ -85,19 +97,21 @@ struct BenchSizes: Sendable, Equatable {
     /// Times each JSON codec runs; the median is reported.
     let jsonRepeats: Int
 
-    init(quick: Bool) {
-        self.init(divisor: quick ? 10 : 1)
+    init(quick: Bool, scale: Int = 1) {
+        self.init(divisor: quick ? 10 : 1, scale: scale)
     }
 
-    /// The full sizes divided by `divisor` (at least 1); W2's per-writer count never drops below 1.
-    init(divisor: Int) {
+    /// The full sizes divided by `divisor` (at least 1), W3's records multiplied by `scale`; W2's per-writer count
+    /// never drops below 1.
+    init(divisor: Int, scale: Int = 1) {
         let divisor = max(divisor, 1)
         self.divisor = divisor
+        self.scale = max(scale, 1)
         fsyncs = 2000 / divisor
         singleWrites = 2000 / divisor
         writers = 16
         writesPerWriter = max(250 / divisor, 1)
-        bulkRecords = 100_000 / divisor
+        bulkRecords = 100_000 * max(scale, 1) / divisor
         batchSize = 1000
         openRepeats = 5
         queries = 1000 / divisor

@@ -25,7 +25,7 @@ struct BenchRunner {
         memoryProbe: any MemoryProbe, log: @escaping (String) -> Void, progress: ProgressReporter? = nil
     ) throws {
         self.options = options
-        self.sizes = sizes ?? BenchSizes(quick: options.quick)
+        self.sizes = sizes ?? BenchSizes(quick: options.quick, scale: options.scale)
         self.factory = factory
         self.report = report
         self.memoryProbe = memoryProbe
@@ -54,7 +54,7 @@ struct BenchRunner {
 
     /// D0 and W1 to W7, in the store benchmark's order, then O1 (observed writes) and the sync workloads S1 and S2.
     func runStoreSuite() async throws {
-        log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, data under \(root.path)")
+        log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
         let total = 11
         var done = 0
         func step(_ name: String) {

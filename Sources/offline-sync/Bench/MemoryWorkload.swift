@@ -43,12 +43,13 @@ protocol MemoryProbe: Sendable {
 /// that its peak resident set is the loaded store's, not W3's or W4's.
 struct ChildProcessMemoryProbe: MemoryProbe {
     func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
-        guard sizes == BenchSizes(quick: false) || sizes == BenchSizes(quick: true) else {
-            throw BenchFailure.memoryProbe(detail: "the child process knows only the full and the --quick sizes")
+        guard sizes == BenchSizes(quick: sizes.divisor == 10, scale: sizes.scale) else {
+            throw BenchFailure.memoryProbe(detail: "the child process knows only the full and the --quick sizes, with a scale")
         }
         let process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["bench", "--w7-child", directory.path] + (sizes.divisor == 10 ? ["--quick"] : [])
+            + (sizes.scale == 1 ? [] : ["--scale", String(sizes.scale)])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -75,7 +75,7 @@ struct IndexDifferentialTests {
     static func expectSameAnswer(_ query: Query, _ plain: TableSet, _ indexed: TableSet) throws {
         let expected = try plain.read(query)
         try expectSame(query, expected, try indexed.read(query))
-        let all = plain.items(table: query.table).map(Array.init) ?? []
+        let all = plain.items(table: query.table)
         try expectSame(query, expected, query.evaluate(over: all))
     }
 
@@ -136,8 +136,12 @@ struct SeededRandom {
     }
 
     mutating func batch() -> [StoreChange] {
-        switch below(10) {
+        switch below(11) {
         case 0: return [.delete(table: "R", ids: (0..<(1 + below(60))).map { _ in "I\(below(300))" })]
+        case 10:  // one batch that writes, deletes and writes again the same few ids (slots freed and reused)
+            return [.upsert(table: "R", items: (0..<(1 + below(20))).map { _ in item() }),
+                    .delete(table: "R", ids: (0..<(1 + below(20))).map { _ in "i\(below(300))" }),
+                    .upsert(table: "R", items: (0..<(1 + below(20))).map { _ in item() })]
         case 1: return [.deleteAll(table: "R", matching: Field("d") == (value() ?? .null))]
         case 2: return [.upsert(table: "R", items: (0..<(100 + below(100))).map { _ in item() })]
         default: return [.upsert(table: "R", items: (0..<(1 + below(50))).map { _ in item() })]
@@ -147,10 +151,12 @@ struct SeededRandom {
     mutating func condition() -> Filter {
         let field = Field(["a", "b", "c", "d"][below(4)])
         let operand = value() ?? .null
-        switch below(6) {
+        switch below(8) {
         case 0, 1, 2: return field == operand
         case 3: return field < operand
         case 4: return field >= operand
+        case 5: return field > operand
+        case 6: return field <= operand
         default: return field != operand
         }
     }

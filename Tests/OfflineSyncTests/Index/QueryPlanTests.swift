@@ -18,6 +18,34 @@ struct QueryPlanTests {
         #expect(plan.index == nil)
     }
 
+    @Test func aRangeOnTheFieldAfterTheEqualitiesNarrowsTheWalk() async throws {
+        let index = IndexDefinition(table: "TodoItem", fields: ["complete", "priority"])
+        let store = InMemoryDataSource(indexes: [index])
+        let items = (0..<40).map { number -> JSONObject in
+            let priority: JSONValue = number % 5 == 0 ? "high" : .int(Int64(number % 10))
+            return ["id": .string("i\(number)"), "complete": .bool(number % 2 == 0), "priority": priority]
+        }
+        try await store.apply([.upsert(table: "TodoItem", items: items)])
+        let query = Query(table: "TodoItem", filter: Field("complete") == true && Field("priority") > 2 && Field("priority") <= 6,
+                          orderBy: [.ascending("priority")])
+        let plan = try await store.explain(query)
+        #expect(plan.access == .index(index, equalityFields: ["complete"]))
+        #expect(plan.reason.contains("range on priority"))
+        #expect(try await store.read(query).items.map { $0["priority"] } == [4, 4, 4, 4, 6, 6, 6, 6])
+    }
+
+    @Test func aRangeOnATimestampFieldIsNotNarrowedButStillAnsweredCorrectly() async throws {
+        let index = IndexDefinition(table: "TodoItem", fields: ["updatedAt"])
+        let store = InMemoryDataSource(indexes: [index])
+        // The same instant written two ways: byte order and instant order differ.
+        try await store.apply([.upsert(table: "TodoItem", items: [
+            ["id": "a", "updatedAt": "2026-01-01T00:00:00Z"], ["id": "b", "updatedAt": "2026-01-01T00:00:00.500Z"],
+        ])])
+        let query = Query(table: "TodoItem", filter: Field("updatedAt") > "2026-01-01T00:00:00.100Z")
+        #expect(try await store.explain(query).access == .scan)
+        #expect(try await store.read(query).items.map { $0["id"] } == ["b"])
+    }
+
     @Test func journalStoreExplainsWithItsIndexesAfterReopen() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -42,7 +42,7 @@ struct JournalFixtureTests {
         for batch in batches { tables.apply(batch) }
         var result: [String: JSONObject] = [:]
         for table in tables.tableNames {
-            for item in tables.items(table: table) ?? [:].values {
+            for item in tables.items(table: table) {
                 result["\(table)/\(item["id"]?.stringValue?.lowercased() ?? "")"] = item
             }
         }

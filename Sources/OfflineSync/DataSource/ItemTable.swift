@@ -1,0 +1,288 @@
+/// The items of one table, held compactly: each item as its JSON text in one of two byte buffers, found by key
+/// through an open-addressing hash table of slot numbers. An item is decoded when it is read.
+///
+/// An item costs its JSON text (about 175 bytes for a six-field record) plus 16 bytes of slot and 5 to 11 bytes
+/// of hash table, against roughly 1 KiB as a `JSONObject`. The `base` buffer is a snapshot file's bytes, shared by
+/// every table loaded from it and never written; items written later go to `arena`. Replaced and deleted items
+/// leave garbage behind, which is reclaimed once it outweighs the live items.
+struct ItemTable: Sendable {
+    /// Where an item's JSON text lies.
+    struct Slot: Sendable {
+        /// Offset in `base` (when ``inBase``) or `arena`; -1 for a free slot.
+        var offset: Int
+        var length: UInt32
+        /// The low bits of the hash of the item's key, checked before a key is compared.
+        var hash: UInt32
+        var isFree: Bool { offset < 0 }
+    }
+
+    private var base: [UInt8] = []
+    private var arena: [UInt8] = []
+    private var slots: [Slot] = []
+    /// Whether slot i lies in `base`, one bit per slot.
+    private var inBase: [UInt64] = []
+    private var freeSlots: [Int32] = []
+    /// Slot number + 1 by hash position; 0 is an empty bucket. A power of two long, at most 3/4 full.
+    private var buckets: [UInt32] = []
+    private(set) var count = 0
+    private var arenaGarbage = 0
+    private var baseLive = 0
+
+    init() {}
+
+    var isEmpty: Bool { count == 0 }
+
+    // MARK: Lookup
+
+    /// The slot of the item whose key is `key`, and the item, or nil.
+    func find(key: String) -> (slot: Int32, item: JSONObject)? {
+        guard !buckets.isEmpty else { return nil }
+        let hash = Self.hash(key)
+        var position = Int(hash) & (buckets.count - 1)
+        while buckets[position] != 0 {
+            let slot = Int32(buckets[position] - 1)
+            if slots[Int(slot)].hash == hash, let item = decode(slot), Self.key(of: item) == key { return (slot, item) }
+            position = (position + 1) & (buckets.count - 1)
+        }
+        return nil
+    }
+
+    /// The item in `slot`, decoded; nil for a free slot.
+    func decode(_ slot: Int32) -> JSONObject? {
+        var shape: JSONObjectShape?
+        return decode(slot, shape: &shape)
+    }
+
+    /// The item in `slot`, decoded starting from `shape` (the reader's guess of its keys, updated).
+    func decode(_ slot: Int32, shape: inout JSONObjectShape?) -> JSONObject? {
+        withBytes(of: slot) { bytes in
+            guard let bytes, case .success(.object(let item)) = JSONReader.result(bytes.assumingMemoryBound(to: UInt8.self), shape: &shape) else {
+                return nil
+            }
+            return item
+        }
+    }
+
+    /// Calls `body` with the JSON text of the item in `slot` (nil for a free slot).
+    func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+        let place = slots[Int(slot)]
+        guard !place.isFree else { return body(nil) }
+        let buffer = isInBase(slot) ? base : arena
+        return buffer.withUnsafeBytes { raw in
+            body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
+        }
+    }
+
+    /// The slots that hold items, in slot order.
+    var liveSlots: some Sequence<Int32> {
+        slots.indices.lazy.filter { !slots[$0].isFree }.map { Int32($0) }
+    }
+
+    /// Every item, decoded, in slot order.
+    var items: [JSONObject] { Array(decodedItems) }
+
+    /// Every item, decoded one at a time as the sequence is iterated, in slot order.
+    var decodedItems: DecodedItems { DecodedItems(table: self) }
+
+    /// The items of a table, decoded while iterated (a scan holds one decoded item at a time).
+    struct DecodedItems: Sequence {
+        let table: ItemTable
+
+        func makeIterator() -> Iterator { Iterator(table: table) }
+
+        struct Iterator: IteratorProtocol {
+            let table: ItemTable
+            var position = 0
+            var shape: JSONObjectShape?
+
+            init(table: ItemTable) { self.table = table }
+
+            mutating func next() -> JSONObject? {
+                while position < table.slots.count {
+                    let slot = Int32(position)
+                    position += 1
+                    if let item = table.decode(slot, shape: &shape) { return item }
+                }
+                return nil
+            }
+        }
+    }
+
+    // MARK: Changes
+
+    /// Stores `item` under `key`, replacing the item held under it. Returns its slot and the replaced item.
+    @discardableResult
+    mutating func upsert(_ item: JSONObject, key: String) -> (slot: Int32, previous: JSONObject?) {
+        let start = arena.count
+        JSONWriter().write(item, into: &arena)
+        let length = UInt32(arena.count - start)
+        defer { reclaimIfWasteful() }
+        if let (slot, previous) = find(key: key) {
+            release(slot)
+            slots[Int(slot)].offset = start
+            slots[Int(slot)].length = length
+            return (slot, previous)
+        }
+        return (allocate(Slot(offset: start, length: length, hash: Self.hash(key)), inBase: false), nil)
+    }
+
+    /// Removes the item under `key`; returns its slot and the item, or nil when there was none.
+    @discardableResult
+    mutating func remove(key: String) -> (slot: Int32, item: JSONObject)? {
+        guard let (slot, item) = find(key: key) else { return nil }
+        removeBucket(of: slot)
+        release(slot)
+        slots[Int(slot)].offset = -1
+        freeSlots.append(slot)
+        count -= 1
+        reclaimIfWasteful()
+        return (slot, item)
+    }
+
+    /// Makes room for `count` items in all, so that loading them grows nothing step by step.
+    mutating func reserveCapacity(_ count: Int) {
+        slots.reserveCapacity(count)
+        inBase.reserveCapacity(count / 64 + 1)
+        var capacity = max(16, buckets.count)
+        while (count + 1) * 4 > capacity * 3 { capacity *= 2 }
+        if capacity > buckets.count { rehash(capacity: capacity) }
+    }
+
+    /// Whether no item was ever stored (a base buffer can be adopted).
+    var hasNoSlots: Bool { slots.isEmpty }
+
+    /// Whether `bytes` is this table's base buffer (the same storage, not merely equal bytes).
+    func shares(base bytes: [UInt8]) -> Bool {
+        base.withUnsafeBytes { own in bytes.withUnsafeBytes { own.baseAddress == $0.baseAddress && own.count == $0.count } }
+    }
+
+    /// Makes `bytes` the shared buffer that ``load(_:key:)`` refers into. Only a table with no slots takes one.
+    mutating func adopt(base bytes: [UInt8]) {
+        guard slots.isEmpty else { return }
+        base = bytes
+    }
+
+    /// Stores the item whose JSON text is `range` of the base buffer under `key`, as an upsert would. Returns
+    /// the slot and whether it replaced an item (whose slot it keeps).
+    @discardableResult
+    mutating func load(_ range: Range<Int>, key: String) -> (slot: Int32, replaced: Bool) {
+        if let (slot, _) = find(key: key) {
+            release(slot)
+            slots[Int(slot)].offset = range.lowerBound
+            slots[Int(slot)].length = UInt32(range.count)
+            setInBase(slot, true)
+            baseLive += range.count
+            return (slot, true)
+        }
+        let slot = allocate(Slot(offset: range.lowerBound, length: UInt32(range.count), hash: Self.hash(key)), inBase: true)
+        baseLive += range.count
+        return (slot, false)
+    }
+
+    /// The hash under which the key `key` is stored.
+    static func hash(_ key: String) -> UInt32 {
+        var hasher = Hasher()
+        var key = key
+        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// The key of an item: its string id's ``ItemID/key(_:)``.
+    static func key(of item: JSONObject) -> String? {
+        guard case .string(let id)? = item["id"] else { return nil }
+        return ItemID.key(id)
+    }
+
+    // MARK: Storage
+
+    private func isInBase(_ slot: Int32) -> Bool {
+        let index = Int(slot)
+        return index / 64 < inBase.count && inBase[index / 64] & (1 << UInt64(index % 64)) != 0
+    }
+
+    private mutating func setInBase(_ slot: Int32, _ flag: Bool) {
+        let index = Int(slot)
+        while inBase.count <= index / 64 { inBase.append(0) }
+        if flag { inBase[index / 64] |= 1 << UInt64(index % 64) } else { inBase[index / 64] &= ~(1 << UInt64(index % 64)) }
+    }
+
+    /// Counts the bytes of `slot`'s current text as garbage.
+    private mutating func release(_ slot: Int32) {
+        let length = Int(slots[Int(slot)].length)
+        if isInBase(slot) {
+            baseLive -= length
+            setInBase(slot, false)
+        } else {
+            arenaGarbage += length
+        }
+    }
+
+    private mutating func allocate(_ place: Slot, inBase flag: Bool) -> Int32 {
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[Int(slot)] = place
+        } else {
+            slot = Int32(slots.count)
+            slots.append(place)
+        }
+        setInBase(slot, flag)
+        count += 1
+        if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) } else { insertBucket(slot) }
+        return slot
+    }
+
+    private mutating func insertBucket(_ slot: Int32) {
+        var position = Int(slots[Int(slot)].hash) & (buckets.count - 1)
+        while buckets[position] != 0 { position = (position + 1) & (buckets.count - 1) }
+        buckets[position] = UInt32(slot) + 1
+    }
+
+    /// Removes `slot`'s bucket and moves later buckets of the probe run back (linear probing needs no tombstones).
+    private mutating func removeBucket(of slot: Int32) {
+        let mask = buckets.count - 1
+        var hole = Int(slots[Int(slot)].hash) & mask
+        while buckets[hole] != UInt32(slot) + 1 { hole = (hole + 1) & mask }
+        var next = (hole + 1) & mask
+        while buckets[next] != 0 {
+            let home = Int(slots[Int(buckets[next] - 1)].hash) & mask
+            // The entry at `next` may fill the hole when its home lies cyclically outside (hole, next].
+            if (next > hole && (home <= hole || home > next)) || (next < hole && home <= hole && home > next) {
+                buckets[hole] = buckets[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        buckets[hole] = 0
+    }
+
+    private mutating func rehash(capacity: Int) {
+        buckets = [UInt32](repeating: 0, count: capacity)
+        for slot in slots.indices where !slots[slot].isFree { insertBucket(Int32(slot)) }
+    }
+
+    /// Copies the live items out of a buffer that is mostly garbage (and drops a base buffer no item uses).
+    private mutating func reclaimIfWasteful() {
+        if baseLive == 0 && !base.isEmpty { base = [] }
+        let baseWasteful = baseLive > 0 && base.count > 1 << 20 && baseLive * 2 < base.count
+        let arenaWasteful = arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.count
+        guard baseWasteful || arenaWasteful else { return }
+        var fresh: [UInt8] = []
+        fresh.reserveCapacity(arena.count - arenaGarbage + (baseWasteful ? baseLive : 0))
+        for index in slots.indices where !slots[index].isFree {
+            let slot = Int32(index)
+            let fromBase = isInBase(slot)
+            guard !fromBase || baseWasteful else { continue }
+            let start = fresh.count
+            withBytes(of: slot) { if let bytes = $0 { fresh.append(contentsOf: bytes) } }
+            slots[index].offset = start
+            if fromBase { setInBase(slot, false) }
+        }
+        arena = fresh
+        arenaGarbage = 0
+        if baseWasteful {
+            base = []
+            baseLive = 0
+        }
+    }
+}

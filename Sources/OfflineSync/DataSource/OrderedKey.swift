@@ -1,0 +1,99 @@
+/// Byte strings whose byte order is the total sort order of the local query rules, so that an index compares its
+/// entries with `memcmp` and never decodes a value.
+///
+/// Two encodings compare as ``ValueComparison/sortOrder(_:_:)`` compares the values: byte by byte, a proper prefix
+/// first. Each encoding is self-delimiting (no encoding is a proper prefix of another), so the encodings of several
+/// values can be concatenated and still compare field by field.
+///
+/// | value | bytes |
+/// |---|---|
+/// | null (or missing) | `01` |
+/// | Boolean | `02`, then `00` (false) or `01` (true) |
+/// | number | `03`, then 8 bytes for the largest double not above the value (sign bit flipped for positives, all bits flipped for negatives, big-endian; NaN as zeros) and 2 bytes for the integer remainder (an `Int64` beyond 2^53 is not a double) |
+/// | string | `04`, then its UTF-8 with `00` written as `00 FF`, then `00 00` |
+/// | array | `05`, then each element's encoding, then `00` |
+/// | object | `06`, then for each key in byte order `01`, the key as a string without its `04`, the value; then `00` |
+enum OrderedKey {
+    /// Appends the encoding of `value` to `bytes`.
+    static func append(_ value: JSONValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .null:
+            bytes.append(0x01)
+        case .bool(let flag):
+            bytes.append(0x02)
+            bytes.append(flag ? 0x01 : 0x00)
+        case .int(let number):
+            bytes.append(0x03)
+            var floor = Double(number)
+            if !(floor < 9_223_372_036_854_775_808.0) || Int64(floor) > number { floor = floor.nextDown }
+            appendOrdered(floor, to: &bytes)
+            let remainder = UInt16(truncatingIfNeeded: number &- Int64(floor))
+            bytes.append(UInt8(remainder >> 8))
+            bytes.append(UInt8(remainder & 0xFF))
+        case .double(let number):
+            bytes.append(0x03)
+            appendOrdered(number == 0 ? 0 : number, to: &bytes)
+            bytes.append(0x00)
+            bytes.append(0x00)
+        case .string(let text):
+            bytes.append(0x04)
+            appendEscaped(text, to: &bytes)
+        case .array(let elements):
+            bytes.append(0x05)
+            for element in elements { append(element, to: &bytes) }
+            bytes.append(0x00)
+        case .object(let object):
+            bytes.append(0x06)
+            for key in object.keys.sorted(by: { ValueComparison.compareStrings($0, $1) < 0 }) {
+                bytes.append(0x01)
+                appendEscaped(key, to: &bytes)
+                append(object[key] ?? .null, to: &bytes)
+            }
+            bytes.append(0x00)
+        }
+    }
+
+    /// The first byte of the encodings of values of `value`'s kind, and the first byte after them: every value
+    /// a comparison with `value` can match (same kind) encodes within this range.
+    static func kindBounds(of value: JSONValue) -> (lower: UInt8, upper: UInt8) {
+        switch value {
+        case .null: return (0x01, 0x02)
+        case .bool: return (0x02, 0x03)
+        case .int, .double: return (0x03, 0x04)
+        case .string: return (0x04, 0x05)
+        case .array: return (0x05, 0x06)
+        case .object: return (0x06, 0x07)
+        }
+    }
+
+    /// Appends `slot` as 4 big-endian bytes: the last component of an index entry, which makes every entry distinct.
+    static func append(slot: Int32, to bytes: inout [UInt8]) {
+        let value = UInt32(bitPattern: slot)
+        bytes.append(UInt8(value >> 24))
+        bytes.append(UInt8((value >> 16) & 0xFF))
+        bytes.append(UInt8((value >> 8) & 0xFF))
+        bytes.append(UInt8(value & 0xFF))
+    }
+
+    /// Reads the slot that ``append(slot:to:)`` wrote at the end of `entry`.
+    static func slot(endingAt entry: UnsafeRawBufferPointer) -> Int32 {
+        let count = entry.count
+        let value = UInt32(entry[count - 4]) << 24 | UInt32(entry[count - 3]) << 16 | UInt32(entry[count - 2]) << 8 | UInt32(entry[count - 1])
+        return Int32(bitPattern: value)
+    }
+
+    private static func appendOrdered(_ number: Double, to bytes: inout [UInt8]) {
+        var bits = number.isNaN ? 0 : number.bitPattern
+        if !number.isNaN { bits = bits >> 63 == 1 ? ~bits : bits | (1 << 63) }
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((bits >> UInt64(shift)) & 0xFF)) }
+    }
+
+    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == 0 { bytes.append(0xFF) }
+        }
+        bytes.append(0x00)
+        bytes.append(0x00)
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import OfflineSync
+
+/// The compact item storage must behave as a dictionary from key to item under any sequence of upserts and
+/// removals, including the reclaiming of garbage and items that live in a shared base buffer.
+struct ItemTableTests {
+    @Test func randomUpsertsAndRemovalsMatchADictionary() {
+        var random = SeededRandom(seed: 21)
+        var table = ItemTable()
+        var model: [String: JSONObject] = [:]
+        for step in 0..<30_000 {
+            let key = "k\(random.below(2_000))"
+            if random.below(3) == 0 {
+                let removed = table.remove(key: key)
+                #expect((removed?.item) == model.removeValue(forKey: key), "step \(step)")
+            } else {
+                // Large items now and then make the arena's garbage pass its reclaim threshold.
+                let item: JSONObject = ["id": .string(key), "n": .int(Int64(step)),
+                                        "pad": .string(String(repeating: "x", count: random.below(8) == 0 ? 4_000 : 10))]
+                let previous = table.upsert(item, key: key).previous
+                #expect(previous == model.updateValue(item, forKey: key), "step \(step)")
+            }
+            #expect(table.count == model.count)
+        }
+        for (key, item) in model { #expect(table.find(key: key)?.item == item) }
+        #expect(table.find(key: "absent") == nil)
+        #expect(Set(table.items.compactMap { $0["id"]?.stringValue }) == Set(model.keys))
+    }
+
+    @Test func itemsLoadedFromABaseBufferCanBeReplacedAndRemovedAndTheBufferIsDroppedOnceUnused() {
+        var base: [UInt8] = []
+        var ranges: [(String, Range<Int>)] = []
+        for index in 0..<3_000 {
+            let start = base.count
+            JSONWriter().write(["id": .string("B\(index)"), "text": .string(String(repeating: "t", count: 400))], into: &base)
+            ranges.append(("b\(index)", start..<base.count))
+            base.append(0x0A)
+        }
+        var table = ItemTable()
+        table.adopt(base: base)
+        #expect(table.shares(base: base))
+        for (key, range) in ranges { table.load(range, key: key) }
+        #expect(table.count == 3_000)
+        #expect(table.find(key: "b7")?.item["id"] == "B7")
+        for index in 0..<3_000 where index % 3 != 0 { table.upsert(["id": .string("B\(index)"), "n": 1], key: "b\(index)") }
+        #expect(!table.shares(base: base), "two thirds of the base are garbage: its live items moved to the arena")
+        #expect(table.find(key: "b3")?.item["text"]?.stringValue?.count == 400)
+        #expect(table.find(key: "b4")?.item == ["id": "B4", "n": 1])
+        for index in 0..<3_000 { table.remove(key: "b\(index)") }
+        #expect(table.isEmpty)
+        #expect(Array(table.decodedItems).isEmpty)
+    }
+
+    @Test func keysThatDifferOnlyInCaseShareAnItemThroughTheTableSet() {
+        var tables = TableSet()
+        tables.apply([.upsert(table: "T", items: [["id": "Abc", "n": 1]])])
+        tables.apply([.upsert(table: "T", items: [["id": "aBC", "n": 2]])])
+        #expect(tables.count(table: "T") == 1)
+        #expect(tables.item(table: "T", id: "ABC") == ["id": "aBC", "n": 2])
+        tables.apply([.delete(table: "T", ids: ["abc"])])
+        #expect(tables.count(table: "T") == 0)
+    }
+}
