@@ -13,8 +13,8 @@ enum SnapshotReader {
     static let linesPerRound = 8_192
 
     /// Parses `bytes`, the content of the snapshot at `path`, into tables that keep `indexes` (already valid).
-    /// Every line is parsed (so every item is valid JSON), but only its key and indexed values are kept: the
-    /// tables refer to the items' text in `bytes`.
+    /// Every line is checked as the JSON reader checks a document, but only its id and indexed values are decoded
+    /// (``JSONReader/skimObject(_:keys:)``): the tables refer to the items' text in `bytes`.
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
     static func read(_ bytes: [UInt8], path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         let result: Result<(SnapshotContents, Layout), JournalError> = bytes.withUnsafeBytes { raw in
@@ -25,15 +25,29 @@ enum SnapshotReader {
         var position = 0
         for (name, count) in layout.tables {
             let fields = contents.tables.indexFields(table: name)
+            // The members read from each item: its id, then every indexed field once.
+            var keys = ["id"]
+            for field in fields.joined() where !keys.contains(field) { keys.append(field) }
             var replacedAny = false
             for start in stride(from: position, to: position + count, by: linesPerRound) {
                 let lines = Array(layout.itemLines[start..<min(start + linesPerRound, position + count)])
-                let parsed = await ParallelLines.map(lines, of: bytes, state: { JSONObjectShape?.none }) { shape, line -> ParsedLine in
+                let parsed = await ParallelLines.map(lines, of: bytes) { [keys] line -> ParsedLine in
                     let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
                     let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
-                    guard case .success(.object(let item)) = JSONReader.result(text, shape: &shape) else { return .invalid }
-                    guard let key = ItemTable.key(of: item) else { return .withoutID }
-                    return .item(key: key, length: end, indexValues: TableSet.indexValues(of: item, fields))
+                    guard case .success(let ranges) = JSONReader.skimObject(text, keys: keys) else { return .invalid }
+                    func value(_ key: String) -> JSONValue {
+                        guard let position = keys.firstIndex(of: key), let range = ranges[position],
+                              case .success(let value) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range]))
+                        else { return .null }
+                        return value
+                    }
+                    guard case .string(let id) = value("id") else { return .withoutID }
+                    let indexValues = fields.map { list in
+                        var encoded: [UInt8] = []
+                        for field in list { OrderedKey.append(value(field), to: &encoded) }
+                        return encoded
+                    }
+                    return .item(key: ItemID.key(id), length: end, indexValues: indexValues)
                 }
                 var loaded: [LoadedItem] = []
                 loaded.reserveCapacity(parsed.count)

@@ -6,9 +6,9 @@ public struct JSONReader: ~Copyable {
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
-    private var depth = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
     /// Members of the objects being read, innermost last (see `parseObject`).
     private var members: [Member] = []
     /// Elements of the arrays being read, innermost last.
@@ -20,7 +20,7 @@ public struct JSONReader: ~Copyable {
     /// Whether to learn shapes from the first object on (the caller carries the shape to the next document).
     private var learnsShapes = false
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -59,7 +59,7 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -68,12 +68,12 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    private func peek() throws(JSONParseError) -> UInt8 {
+    func peek() throws(JSONParseError) -> UInt8 {
         guard index < bytes.count else { throw JSONParseError(.unexpectedEnd, at: index) }
         return bytes[index]
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         switch try peek() {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -86,7 +86,7 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         let start = literal.utf8Start
         for offset in 0..<count {
@@ -96,7 +96,7 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    private mutating func enterContainer() throws(JSONParseError) {
+    mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         if depth > JSONReader.maximumDepth { throw JSONParseError(.tooDeep, at: index) }
         index += 1
@@ -179,7 +179,7 @@ public struct JSONReader: ~Copyable {
         return .array(array)
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
         skipPlainASCII()
@@ -203,7 +203,7 @@ public struct JSONReader: ~Copyable {
 
     /// Advances over string content eight bytes at a time while none of them is a quote, a backslash, a control
     /// character or non-ASCII; `parseString` looks at the rest byte by byte.
-    private mutating func skipPlainASCII() {
+    mutating func skipPlainASCII() {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         while index + 8 <= bytes.count {
@@ -218,7 +218,7 @@ public struct JSONReader: ~Copyable {
         throw JSONParseError(.invalidUTF8, at: offset + UTF8Validation.firstInvalidOffset(slice))
     }
 
-    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+    mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
         var buffer: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while true {
             let byte = try peek()
@@ -291,7 +291,7 @@ public struct JSONReader: ~Copyable {
         return value
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         var negative = false
         if bytes[index] == UInt8(ascii: "-") {

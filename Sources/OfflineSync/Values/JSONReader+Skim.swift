@@ -1,0 +1,127 @@
+extension JSONReader {
+    /// Checks that `bytes` hold one JSON object that ``result(_:)`` accepts, without building it, and returns the
+    /// byte range of the value of each top-level member named in `keys` (nil when absent; the last one when a key
+    /// repeats, as the reader keeps the last). Opening a store uses it to read an item's id and indexed fields
+    /// while leaving the rest as text.
+    static func skimObject(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String]) -> Result<[Range<Int>?], JSONParseError> {
+        var reader = JSONReader(bytes)
+        var ranges = [Range<Int>?](repeating: nil, count: keys.count)
+        do throws(JSONParseError) {
+            reader.skipWhitespace()
+            let opening = try reader.peek()
+            guard opening == UInt8(ascii: "{") else { throw JSONParseError(.unexpectedByte(opening), at: reader.index) }
+            try reader.enterContainer()
+            reader.skipWhitespace()
+            if try reader.peek() == UInt8(ascii: "}") {
+                reader.index += 1
+            } else {
+                while true {
+                    reader.skipWhitespace()
+                    let quote = try reader.peek()
+                    guard quote == UInt8(ascii: "\"") else { throw JSONParseError(.unexpectedByte(quote), at: reader.index) }
+                    let key = try reader.parseString()
+                    try reader.skipColon()
+                    let start = reader.index
+                    try reader.skipValue()
+                    if let position = keys.firstIndex(of: key) { ranges[position] = start..<reader.index }
+                    if try reader.skipSeparator(closing: UInt8(ascii: "}")) { break }
+                }
+            }
+            reader.skipWhitespace()
+            if reader.index < bytes.count { throw JSONParseError(.trailingGarbage, at: reader.index) }
+            return .success(ranges)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Advances over one value, checking it as ``parseValue()`` does, without building it.
+    private mutating func skipValue() throws(JSONParseError) {
+        switch try peek() {
+        case UInt8(ascii: "{"):
+            try enterContainer()
+            skipWhitespace()
+            if try peek() == UInt8(ascii: "}") {
+                index += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    let quote = try peek()
+                    guard quote == UInt8(ascii: "\"") else { throw JSONParseError(.unexpectedByte(quote), at: index) }
+                    try skipString()
+                    try skipColon()
+                    try skipValue()
+                    if try skipSeparator(closing: UInt8(ascii: "}")) { break }
+                }
+            }
+            depth -= 1
+        case UInt8(ascii: "["):
+            try enterContainer()
+            skipWhitespace()
+            if try peek() == UInt8(ascii: "]") {
+                index += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    try skipValue()
+                    if try skipSeparator(closing: UInt8(ascii: "]")) { break }
+                }
+            }
+            depth -= 1
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        case let byte: throw JSONParseError(.unexpectedByte(byte), at: index)
+        }
+    }
+
+    /// Advances over a string, checking it as ``parseString()`` does; builds it only when it has escapes.
+    private mutating func skipString() throws(JSONParseError) {
+        index += 1  // opening quote
+        let start = index
+        skipPlainASCII()
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                if !isASCII {
+                    let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    let invalid = UTF8Validation.firstInvalidOffset(slice)
+                    if invalid < slice.count { throw JSONParseError(.invalidUTF8, at: start + invalid) }
+                }
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") {
+                _ = try parseEscapedString(from: start)
+                return
+            }
+            if byte < 0x20 { throw JSONParseError(.controlCharacterInString, at: index) }
+            if byte >= 0x80 { isASCII = false }
+            index += 1
+        }
+        throw JSONParseError(.unexpectedEnd, at: index)
+    }
+
+    /// Whitespace, a colon, whitespace.
+    private mutating func skipColon() throws(JSONParseError) {
+        skipWhitespace()
+        let colon = try peek()
+        guard colon == UInt8(ascii: ":") else { throw JSONParseError(.unexpectedByte(colon), at: index) }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// Whitespace, then a comma (false) or `closing` (true).
+    private mutating func skipSeparator(closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        let next = try peek()
+        index += 1
+        if next == UInt8(ascii: ",") { return false }
+        if next == closing { return true }
+        throw JSONParseError(.unexpectedByte(next), at: index - 1)
+    }
+}
