@@ -36,8 +36,12 @@ struct ItemTable: Sendable {
 
     /// The slot of the item whose key is `key`, and the item, or nil.
     func find(key: String) -> (slot: Int32, item: JSONObject)? {
+        find(key: key, hash: Self.hash(key))
+    }
+
+    /// ``find(key:)`` with the key's ``hash(_:)`` computed by the caller.
+    private func find(key: String, hash: UInt32) -> (slot: Int32, item: JSONObject)? {
         guard !buckets.isEmpty else { return nil }
-        let hash = Self.hash(key)
         var position = Int(hash) & (buckets.count - 1)
         while buckets[position] != 0 {
             let slot = Int32(buckets[position] - 1)
@@ -117,13 +121,14 @@ struct ItemTable: Sendable {
         JSONWriter().write(item, into: &arena)
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
-        if let (slot, previous) = find(key: key) {
+        let hash = Self.hash(key)
+        if let (slot, previous) = find(key: key, hash: hash) {
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = length
             return (slot, previous)
         }
-        return (allocate(Slot(offset: start, length: length, hash: Self.hash(key)), inBase: false), nil)
+        return (allocate(Slot(offset: start, length: length, hash: hash), inBase: false), nil)
     }
 
     /// Removes the item under `key`; returns its slot and the item, or nil when there was none.
@@ -166,7 +171,8 @@ struct ItemTable: Sendable {
     /// the slot and whether it replaced an item (whose slot it keeps).
     @discardableResult
     mutating func load(_ range: Range<Int>, key: String) -> (slot: Int32, replaced: Bool) {
-        if let (slot, _) = find(key: key) {
+        let hash = Self.hash(key)
+        if let (slot, _) = find(key: key, hash: hash) {
             release(slot)
             slots[Int(slot)].offset = range.lowerBound
             slots[Int(slot)].length = UInt32(range.count)
@@ -174,7 +180,7 @@ struct ItemTable: Sendable {
             baseLive += range.count
             return (slot, true)
         }
-        let slot = allocate(Slot(offset: range.lowerBound, length: UInt32(range.count), hash: Self.hash(key)), inBase: true)
+        let slot = allocate(Slot(offset: range.lowerBound, length: UInt32(range.count), hash: hash), inBase: true)
         baseLive += range.count
         return (slot, false)
     }
