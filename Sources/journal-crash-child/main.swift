@@ -39,6 +39,7 @@ case "probe":
     }
 case "write":
     var options = JournalOptions(durability: .always)
+    options.indexes = [IndexDefinition(table: "Crash", fields: ["batch"])]
     if arguments.count >= 4, let minimum = Int64(arguments[3]) { options.compactionMinimumBytes = minimum }
     if arguments.count >= 5 {
         switch arguments[4] {

@@ -1,7 +1,7 @@
 /// The items of one table, held compactly: each item as its JSON text in one of two byte buffers, found by key
 /// through an open-addressing hash table of slot numbers. An item is decoded when it is read.
 ///
-/// An item costs its JSON text (about 175 bytes for a six-field record) plus 16 bytes of slot and 5 to 11 bytes
+/// An item costs its JSON text (about 175 bytes for a six-field record) plus 16 bytes of slot and 11 to 21 bytes
 /// of hash table, against roughly 1 KiB as a `JSONObject`. The `base` buffer is a snapshot file's bytes, shared by
 /// every table loaded from it and never written; items written later go to `arena`. Replaced and deleted items
 /// leave garbage behind, which is reclaimed once it outweighs the live items.
@@ -22,8 +22,9 @@ struct ItemTable: Sendable {
     /// Whether slot i lies in `base`, one bit per slot.
     private var inBase: [UInt64] = []
     private var freeSlots: [Int32] = []
-    /// Slot number + 1 by hash position; 0 is an empty bucket. A power of two long, at most 3/4 full.
-    private var buckets: [UInt32] = []
+    /// By hash position: the key's hash in the high 32 bits and the slot number + 1 in the low ones, so that a probe
+    /// compares hashes without visiting the slots; 0 is an empty bucket. A power of two long, at most 3/4 full.
+    private var buckets: [UInt64] = []
     private(set) var count = 0
     private var arenaGarbage = 0
     private var baseLive = 0
@@ -44,8 +45,11 @@ struct ItemTable: Sendable {
         guard !buckets.isEmpty else { return nil }
         var position = Int(hash) & (buckets.count - 1)
         while buckets[position] != 0 {
-            let slot = Int32(buckets[position] - 1)
-            if slots[Int(slot)].hash == hash, let item = decode(slot), Self.key(of: item) == key { return (slot, item) }
+            let bucket = buckets[position]
+            if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
+                let slot = Self.slot(in: bucket)
+                if let item = decode(slot), Self.key(of: item) == key { return (slot, item) }
+            }
             position = (position + 1) & (buckets.count - 1)
         }
         return nil
@@ -115,10 +119,11 @@ struct ItemTable: Sendable {
     // MARK: Changes
 
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and the replaced item.
+    /// - Parameter text: the item's JSON text as `JSONWriter` writes it, when the caller has it already.
     @discardableResult
-    mutating func upsert(_ item: JSONObject, key: String) -> (slot: Int32, previous: JSONObject?) {
+    mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil) -> (slot: Int32, previous: JSONObject?) {
         let start = arena.count
-        JSONWriter().write(item, into: &arena)
+        if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
@@ -238,20 +243,26 @@ struct ItemTable: Sendable {
         return slot
     }
 
+    /// The slot a non-empty bucket names.
+    private static func slot(in bucket: UInt64) -> Int32 {
+        Int32(truncatingIfNeeded: (bucket & 0xFFFF_FFFF) - 1)
+    }
+
     private mutating func insertBucket(_ slot: Int32) {
-        var position = Int(slots[Int(slot)].hash) & (buckets.count - 1)
+        let hash = slots[Int(slot)].hash
+        var position = Int(hash) & (buckets.count - 1)
         while buckets[position] != 0 { position = (position + 1) & (buckets.count - 1) }
-        buckets[position] = UInt32(slot) + 1
+        buckets[position] = UInt64(hash) << 32 | UInt64(UInt32(slot) + 1)
     }
 
     /// Removes `slot`'s bucket and moves later buckets of the probe run back (linear probing needs no tombstones).
     private mutating func removeBucket(of slot: Int32) {
         let mask = buckets.count - 1
         var hole = Int(slots[Int(slot)].hash) & mask
-        while buckets[hole] != UInt32(slot) + 1 { hole = (hole + 1) & mask }
+        while Self.slot(in: buckets[hole]) != slot { hole = (hole + 1) & mask }
         var next = (hole + 1) & mask
         while buckets[next] != 0 {
-            let home = Int(slots[Int(buckets[next] - 1)].hash) & mask
+            let home = Int(truncatingIfNeeded: buckets[next] >> 32) & mask
             // The entry at `next` may fill the hole when its home lies cyclically outside (hole, next].
             if (next > hole && (home <= hole || home > next)) || (next < hole && home <= hole && home > next) {
                 buckets[hole] = buckets[next]
@@ -263,7 +274,7 @@ struct ItemTable: Sendable {
     }
 
     private mutating func rehash(capacity: Int) {
-        buckets = [UInt32](repeating: 0, count: capacity)
+        buckets = [UInt64](repeating: 0, count: capacity)
         for slot in slots.indices where !slots[slot].isFree { insertBucket(Int32(slot)) }
     }
 

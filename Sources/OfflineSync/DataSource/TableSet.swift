@@ -72,7 +72,15 @@ public struct TableSet: Sendable {
 
     /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step.
     public mutating func apply(_ changes: [StoreChange]) {
+        apply(changes, itemTexts: [], at: [])
+    }
+
+    /// ``apply(_:)``, with the JSON text of each upserted item already written: `ranges` of `texts`, one per item
+    /// of the batch's upserts in order (the journal store passes its record's payload). Without ranges, items are
+    /// written here.
+    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>]) {
         var touched: [String: IndexedChanges] = [:]
+        var nextText = 0
         for change in changes {
             let name = change.table
             let tracks = indexes[name] != nil
@@ -80,8 +88,12 @@ public struct TableSet: Sendable {
             case .upsert(_, let items):
                 var table = tables.removeValue(forKey: name) ?? ItemTable()
                 for item in items {
+                    let range = nextText < ranges.count ? ranges[nextText] : nil
+                    nextText += 1
                     guard let key = ItemTable.key(of: item) else { continue }
-                    let (slot, previous) = table.upsert(item, key: key)
+                    let (slot, previous) = texts.withUnsafeBytes { raw in
+                        table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) })
+                    }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: previous, final: item) }
                 }
                 tables[name] = table

@@ -95,18 +95,21 @@ extension JournalDataSource {
         manifest = transitional
     }
 
-    /// Step 3, away from the actor: temporary file, sync, rename, directory sync. Returns the snapshot's size.
-    @concurrent nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64,
-                                                      layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
-        let temporary = layout.snapshotTemporaryPath(generation)
-        do {
-            let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)
-            try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
-            try fileSystem.syncDirectory(layout.directory)
-            return size
-        } catch {
-            try? fileSystem.remove(temporary)
-            throw error
+    /// Step 3, away from the actor and on ``BlockingIOQueue``: temporary file, sync, rename, directory sync.
+    /// Returns the snapshot's size.
+    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64,
+                                          layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+        try await BlockingIOQueue.run { () throws(JournalError) -> Int64 in
+            let temporary = layout.snapshotTemporaryPath(generation)
+            do throws(JournalError) {
+                let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)
+                try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
+                try fileSystem.syncDirectory(layout.directory)
+                return size
+            } catch {
+                try? fileSystem.remove(temporary)
+                throw error
+            }
         }
     }
 

@@ -137,7 +137,8 @@ public actor JournalDataSource: SyncContextDataSource {
         let resolved = resolveFilters(changes)
         var payload: [UInt8] = []
         payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        JournalPayload.write(resolved, into: &payload)
+        var itemTexts: [Range<Int>] = []
+        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
         try checkSize(payload)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(payload.count + 96)
@@ -146,7 +147,7 @@ public actor JournalDataSource: SyncContextDataSource {
         journalSize += Int64(buffer.count)
         lastSequence += 1
         journalRecords += 1
-        tables.apply(resolved)
+        tables.apply(resolved, itemTexts: payload, at: itemTexts)
         scheduleAutomaticCompaction()
     }
 

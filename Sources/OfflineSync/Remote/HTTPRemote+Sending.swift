@@ -70,28 +70,13 @@ extension HTTPRemote {
         return row
     }
 
-    /// Sends `urlRequest`, failing with `URLError(.timedOut)` when no answer arrived within the configured timeout.
-    private func exchange(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
-        let session = session, timeout = configuration.timeout
-        return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-            group.addTask { try await session.data(for: urlRequest) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else { throw URLError(.timedOut) }
-            return answer
-        }
-    }
-
     /// Sends one request and tells the request hook how it went.
     private func send(_ request: RemoteRequest, attempt: Int) async throws -> RemoteResponse {
         guard let url = request.url(base: baseURL) else {
             throw HTTPRemoteError.unsupportedBaseURL(baseURL.absoluteString)
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        // A backstop only: the deadline is enforced by `exchange` (Linux URLSession truncates the interval to
+        // A backstop only: the deadline is enforced by `DeadlineExchange` (Linux URLSession truncates the interval to
         // whole seconds and ignores it unless set through this setter).
         urlRequest.timeoutInterval = (configuration.timeoutInterval + 1).rounded(.up)
         urlRequest.httpMethod = request.method
@@ -105,7 +90,7 @@ extension HTTPRemote {
         let clock = ContinuousClock(), start = clock.now
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await exchange(urlRequest)
+            (data, response) = try await DeadlineExchange.run(urlRequest, session: session, timeout: configuration.timeout)
         } catch {
             let failure = TransportPolicy.networkError(error, request: request, timeout: configuration.timeoutInterval)
             report(request, url: url, attempt: attempt, duration: start.duration(to: clock.now), status: nil, body: nil,

@@ -27,10 +27,10 @@ struct ToolProcess {
             try await Task.sleep(for: timeout)
             if process.isRunning { kill(pid, SIGKILL) }
         }
-        async let outputData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let errorData = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        async let outputData = onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
+        async let errorData = onOwnThread { errors.fileHandleForReading.readDataToEndOfFile() }
         let (out, err) = await (outputData, errorData)
-        process.waitUntilExit()
+        await onOwnThread { process.waitUntilExit() }
         watchdog.cancel()
         return Outcome(status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
                        standardError: String(decoding: err, as: UTF8.self))

@@ -14,10 +14,11 @@ struct KilledBatchProcessTests {
         for round in 0..<12 {
             let child = try CrashChild(["batch", directory.storePath])
             let wanted = Int.random(in: 1...30, using: &generator)
-            let firstLines = child.readLines { $0.count >= wanted }
+            let firstLines = await child.readLines { $0.count >= wanted }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...3000, using: &generator)))
-            child.kill()
-            let lines = firstLines + child.readLines { _ in false }
+            await child.kill()
+            let rest = await child.readLines { _ in false }
+            let lines = firstLines + rest
             #expect(!lines.contains { $0.hasPrefix("error") }, "round \(round): \(lines.filter { $0.hasPrefix("error") })")
             acknowledged = max(acknowledged, lines.compactMap { $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil }.max() ?? 0)
 

@@ -63,9 +63,9 @@ struct KilledSyncProcessTests {
         server.holdNextWriteAnswer()
         let child = try CrashChild(["push-insert", directory.storePath, server.baseURL.absoluteString,
                                     apiVersion == .v2 ? "v2" : "v3"])
-        #expect(child.readLines { $0.contains("pushing") }.contains("pushing"))
+        #expect(await child.readLines { $0.contains("pushing") }.contains("pushing"))
         #expect(server.waitUntilHolding(), "the insert did not reach the server")
-        child.kill()
+        await child.kill()
         server.releaseHeldAnswer()
         #expect(server.rows("Kill")["x"]?["deleted"] == false)
 
@@ -94,12 +94,13 @@ struct KilledSyncProcessTests {
             let child = try CrashChild(["sync", directory.storePath, server.baseURL.absoluteString,
                                         apiVersion == .v2 ? "v2" : "v3", "\(seed &* 1000 &+ UInt64(round))"])
             let wanted = Int.random(in: 4...60, using: &generator)
-            let firstLines = child.readLines { $0.count >= wanted }
+            let firstLines = await child.readLines { $0.count >= wanted }
             // A little later, so that kills land anywhere in a request: before the server acted, or after it
             // acted and before the child recorded its answer.
             try await Task.sleep(for: .microseconds(Int.random(in: 0...6000, using: &generator)))
-            child.kill()
-            let lines = firstLines + child.readLines { _ in false }
+            await child.kill()
+            let rest = await child.readLines { _ in false }
+            let lines = firstLines + rest
             #expect(!lines.contains { $0.hasPrefix("error") }, "seed \(seed), round \(round): \(lines.filter { $0.hasPrefix("error") })")
             pushes += lines.filter { $0.hasPrefix("push") }.count
             ledger.read(lines)

@@ -13,7 +13,7 @@ struct LocalWriteBatchTests {
     private func state(_ fixture: EngineFixture) async throws -> [String] {
         let operations = try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.table)/\($0.itemId)" }
         let items = try await fixture.rows("TodoItem") + fixture.rows("TodoList")
-        return operations + items.map { JSONValue.object($0).jsonString() }
+        return operations + items.map { JSONValue.object($0).jsonString(sortedKeys: true) }
     }
 
     @Test(arguments: StoreKind.allCases)

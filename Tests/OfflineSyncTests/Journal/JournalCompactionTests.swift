@@ -123,8 +123,9 @@ struct JournalCompactionTests {
         }
     }
 
-    /// Serialized: the held snapshot write blocks one thread of the cooperative pool until the test opens the gate.
-    @Test(.serialized, arguments: [Durability.always, .grouped])
+    /// The held snapshot write blocks a thread of the store's blocking-I/O queue (not of Swift concurrency's shared
+    /// pool) until the test opens the gate.
+    @Test(arguments: [Durability.always, .grouped])
     func appliesCompleteWhileTheSnapshotIsBeingWritten(durability: Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

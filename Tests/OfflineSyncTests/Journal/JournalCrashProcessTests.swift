@@ -16,14 +16,22 @@ struct JournalCrashProcessTests {
             // A small compaction threshold makes kills land during compactions too.
             let child = try CrashChild(["write", directory.storePath, "3000", durability])
             let wanted = Int.random(in: 1...25, using: &generator)
-            let lines = child.readLines { $0.count >= wanted }
-            child.kill()
+            let lines = await child.readLines { $0.count >= wanted }
+            await child.kill()
             #expect(!lines.contains { $0.hasPrefix("error") }, "round \(round): \(lines)")
             let acks = lines.compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }
             acknowledged = max(acknowledged, acks.max() ?? 0)
 
-            let store = try await JournalDataSource.open(directory.storePath)
+            // The child declares this index too: reopened with it, the store must answer through it as a scan would.
+            var options = JournalOptions()
+            options.indexes = [IndexDefinition(table: "Crash", fields: ["batch"])]
+            let store = try await JournalDataSource(directory: directory.store, options: options)
             let last = Int(try await store.read(table: "__config", id: "last")?["value"]?.intValue ?? 0)
+            let newest = Query(table: "Crash", filter: Field("batch") >= 1, orderBy: [.descending("batch")], top: 6)
+            #expect(try await store.explain(newest).index != nil)
+            let expected = (max(last - 1, 1)...max(last, 1)).reversed().flatMap { batch in [batch, batch, batch] }.prefix(last == 0 ? 0 : 6)
+            #expect(try await store.read(newest).items.compactMap { $0["batch"]?.intValue } == Array(expected).map(Int64.init),
+                    "round \(round): the index walk finds the last batches")
             #expect(last >= acknowledged, "round \(round): acknowledged \(acknowledged), store holds up to \(last)")
             let items = try await store.read(Query(table: "Crash")).items
             #expect(items.count == last * 3, "round \(round): every batch up to \(last) entirely, none after")
@@ -41,14 +49,14 @@ struct JournalCrashProcessTests {
         defer { directory.remove() }
         let store = try await JournalDataSource(directory: directory.store)
         let probe = try CrashChild(["probe", directory.storePath])
-        let lines = probe.readLines { !$0.isEmpty }
-        probe.waitUntilExit()
+        let lines = await probe.readLines { !$0.isEmpty }
+        await probe.waitUntilExit()
         #expect(lines == ["locked"])
         try await store.close()
 
         let second = try CrashChild(["probe", directory.storePath])
-        let after = second.readLines { !$0.isEmpty }
-        second.waitUntilExit()
+        let after = await second.readLines { !$0.isEmpty }
+        await second.waitUntilExit()
         #expect(after == ["opened"])
     }
 }

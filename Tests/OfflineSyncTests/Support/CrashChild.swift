@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// A running `journal-crash-child` (built with the tests), its standard output read line by line, killed with
-/// SIGKILL by the test or, as a bound on a child that hangs, after 60 seconds.
-final class CrashChild {
+/// SIGKILL by the test or, as a bound on a child that hangs, after 60 seconds. Every wait runs on a thread of its
+/// own (``onOwnThread(_:)``). One test drives a child, one call at a time, so the unchecked `Sendable` holds.
+final class CrashChild: @unchecked Sendable {
     /// The child's executable in the build products directory, beside the test binary.
     static let url: URL? = BuiltProducts.executable("journal-crash-child")
 
@@ -29,7 +30,11 @@ final class CrashChild {
     }
 
     /// Reads lines until `enough` says stop or the output ends.
-    func readLines(until enough: ([String]) -> Bool) -> [String] {
+    func readLines(until enough: @escaping @Sendable ([String]) -> Bool) async -> [String] {
+        await onOwnThread { self.readLinesBlocking(until: enough) }
+    }
+
+    private func readLinesBlocking(until enough: ([String]) -> Bool) -> [String] {
         var lines: [String] = []
         while !enough(lines) {
             let data = output.availableData
@@ -44,13 +49,14 @@ final class CrashChild {
     }
 
     /// Kills the child with SIGKILL and waits for it to end.
-    func kill() {
+    func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await waitUntilExit()
     }
 
     /// Waits for the child to end by itself.
-    func waitUntilExit() {
-        process.waitUntilExit()
+    func waitUntilExit() async {
+        let process = process
+        await onOwnThread { process.waitUntilExit() }
     }
 }
