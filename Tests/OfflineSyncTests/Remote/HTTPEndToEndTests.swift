@@ -176,13 +176,16 @@ struct HTTPEndToEndTests {
     }
 
     @Test func configuredTimeoutEndsAStalledRequest() async throws {
-        let release = DispatchSemaphore(value: 0)
+        // Every request the server takes stalls until the test ends: a gate that stays open once opened, since the
+        // client may send more than one request (a retry on a new connection) and `stop` waits for each handler.
+        let released = NSCondition()
+        nonisolated(unsafe) var isReleased = false
         let server = try LoopbackHTTPServer { _ in
-            release.wait()
+            released.withLock { while !isReleased { released.wait() } }
             return ServerResponse(status: 200, body: Array("[]".utf8))
         }
         defer {
-            release.signal()
+            released.withLock { isReleased = true; released.broadcast() }
             server.stop()
         }
         let remote = HTTPRemote(baseURL: server.baseURL, configuration: HTTPRemoteConfiguration(timeout: .milliseconds(300)))
