@@ -7,7 +7,7 @@ struct OrderedKeyTests {
     static let values: [JSONValue] = [
         .null, false, true,
         .int(.min), .int(.min + 1), .double(-9.3e18), .int(-(1 << 53) - 1), .double(-9_007_199_254_740_992.0),
-        .int(-1), .double(-0.5), .double(-0.0), .int(0), .double(0.0), .double(5e-324), .double(0.5), .int(1), .double(1.0),
+        .int(-1), .double(-0.5), .double(-0.0), .int(0), .double(0.0), .double(.leastNonzeroMagnitude), .double(0.5), .int(1), .double(1.0),
         .int(1 << 53), .double(9_007_199_254_740_992.0), .int((1 << 53) + 1), .double(9_007_199_254_740_994.0),
         .int(.max - 1), .int(.max), .double(9.3e18), .double(1.7e308),
         "", "\u{0}", "\u{0}\u{0}", "\u{0}a", "a", "a\u{0}", "a\u{0}b", "ab", "b", "é", "日本",

@@ -64,7 +64,7 @@ struct KilledSyncProcessTests {
         let child = try CrashChild(["push-insert", directory.storePath, server.baseURL.absoluteString,
                                     apiVersion == .v2 ? "v2" : "v3"])
         #expect(await child.readLines { $0.contains("pushing") }.contains("pushing"))
-        #expect(server.waitUntilHolding(), "the insert did not reach the server")
+        #expect(await server.waitUntilHolding(), "the insert did not reach the server")
         await child.kill()
         server.releaseHeldAnswer()
         #expect(server.rows("Kill")["x"]?["deleted"] == false)

@@ -176,16 +176,13 @@ struct HTTPEndToEndTests {
     }
 
     @Test func configuredTimeoutEndsAStalledRequest() async throws {
-        // Every request the server takes stalls until the test ends: a gate that stays open once opened, since the
-        // client may send more than one request (a retry on a new connection) and `stop` waits for each handler.
-        let released = NSCondition()
-        nonisolated(unsafe) var isReleased = false
+        let release = ReleaseGate()
         let server = try LoopbackHTTPServer { _ in
-            released.withLock { while !isReleased { released.wait() } }
+            release.wait()
             return ServerResponse(status: 200, body: Array("[]".utf8))
         }
         defer {
-            released.withLock { isReleased = true; released.broadcast() }
+            release.open()
             server.stop()
         }
         let remote = HTTPRemote(baseURL: server.baseURL, configuration: HTTPRemoteConfiguration(timeout: .milliseconds(300)))
@@ -198,7 +195,7 @@ struct HTTPEndToEndTests {
     }
 
     @Test func cancellingTheTaskEndsAnInFlightRequest() async throws {
-        let release = DispatchSemaphore(value: 0)
+        let release = ReleaseGate()
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         let server = try LoopbackHTTPServer { _ in
             arrived.yield()
@@ -206,7 +203,7 @@ struct HTTPEndToEndTests {
             return ServerResponse(status: 200, body: Array("[]".utf8))
         }
         defer {
-            release.signal()
+            release.open()
             server.stop()
         }
         let remote = HTTPRemote(baseURL: server.baseURL)

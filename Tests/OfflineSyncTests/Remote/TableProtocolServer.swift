@@ -46,7 +46,10 @@ final class TableProtocolServer: @unchecked Sendable {
     func holdNextWriteAnswer() { lock.withLock { holdsNextWrite = true } }
 
     /// Waits until the server holds an answer; false after `seconds`.
-    func waitUntilHolding(seconds: Double = 20) -> Bool { holding.wait(timeout: .now() + seconds) == .success }
+    func waitUntilHolding(seconds: Double = 20) async -> Bool {
+        let holding = holding
+        return await onOwnThread { holding.wait(timeout: .now() + seconds) == .success }
+    }
 
     /// Lets the held answer go.
     func releaseHeldAnswer() { released.signal() }
