@@ -58,25 +58,32 @@ struct IndexPlanner {
     /// out: their order is not the strings' byte order.
     static func rangeBounds(on field: String, in filter: Filter?) -> RangeBounds? {
         var bounds = RangeBounds(field: field)
-        var pending = filter.map { [$0] } ?? []
-        while let next = pending.popLast() {
-            switch next {
-            case .and(let lhs, let rhs):
-                pending.append(rhs)
-                pending.append(lhs)
-            case .comparison(let compared, let op, let value) where compared.name == field && isRangeBound(value, field: field):
-                switch op {
-                case .greaterThan where bounds.lower == nil: bounds.lower = (value, false)
-                case .greaterThanOrEqual where bounds.lower == nil: bounds.lower = (value, true)
-                case .lessThan where bounds.upper == nil: bounds.upper = (value, false)
-                case .lessThanOrEqual where bounds.upper == nil: bounds.upper = (value, true)
-                default: break
-                }
-            default:
-                break
+        for case .comparison(let compared, let op, let value) in conjuncts(of: filter)
+        where compared.name == field && isRangeBound(value, field: field) {
+            switch op {
+            case .greaterThan where bounds.lower == nil: bounds.lower = (value, false)
+            case .greaterThanOrEqual where bounds.lower == nil: bounds.lower = (value, true)
+            case .lessThan where bounds.upper == nil: bounds.upper = (value, false)
+            case .lessThanOrEqual where bounds.upper == nil: bounds.upper = (value, true)
+            default: break
             }
         }
         return bounds.lower == nil && bounds.upper == nil ? nil : bounds
+    }
+
+    /// The conditions of the filter's top-level conjunction, left to right (`a and (b and c)` gives a, b, c).
+    private static func conjuncts(of filter: Filter?) -> [Filter] {
+        var result: [Filter] = []
+        var pending = filter.map { [$0] } ?? []
+        while let next = pending.popLast() {
+            if case .and(let lhs, let rhs) = next {
+                pending.append(rhs)
+                pending.append(lhs)
+            } else {
+                result.append(next)
+            }
+        }
+        return result
     }
 
     private static func isRangeBound(_ value: JSONValue, field: String) -> Bool {
@@ -92,17 +99,9 @@ struct IndexPlanner {
     /// to `value` (strings compared as instants on timestamp fields, and NaN, are left out).
     static func equalityConditions(in filter: Filter?) -> [String: JSONValue] {
         var result: [String: JSONValue] = [:]
-        var pending = filter.map { [$0] } ?? []
-        while let next = pending.popLast() {
-            switch next {
-            case .and(let lhs, let rhs):
-                pending.append(rhs)
-                pending.append(lhs)
-            case .comparison(let field, .equal, let value) where result[field.name] == nil && isIndexable(value, field: field.name):
-                result[field.name] = value
-            default:
-                break
-            }
+        for case .comparison(let field, .equal, let value) in conjuncts(of: filter)
+        where result[field.name] == nil && isIndexable(value, field: field.name) {
+            result[field.name] = value
         }
         return result
     }

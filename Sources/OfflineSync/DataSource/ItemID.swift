@@ -1,4 +1,4 @@
-/// The rules for item ids (API.md): 1 to 255 characters, not only spaces and tabs, not `.` or `..`, and none of
+/// The rules for item ids: 1 to 255 characters, not only spaces and tabs, not `.` or `..`, and none of
 /// `+ ? \` " / \\` nor control characters (U+0000–U+001F, U+007F–U+009F).
 public enum ItemID {
     /// Why `id` breaks the rules, or nil when it is valid.

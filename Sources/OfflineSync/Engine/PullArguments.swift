@@ -1,6 +1,6 @@
-/// The argument rules of a pull (API.md "Pull and purge"), checked before any store read or request.
+/// The argument rules of a pull (its query, query id, paging and page size), checked before any store read or request.
 enum PullArguments {
-    /// Throws the first broken rule, in the reference's order.
+    /// Throws the first broken rule, in the order they are listed here.
     static func validate(table: String, query: Query, queryId: String?, settings: PullSettings) throws(SyncError) {
         guard query.table == table else {
             throw SyncError.queryTableMismatch(table: table, queryTable: query.table)

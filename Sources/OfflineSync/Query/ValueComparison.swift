@@ -1,4 +1,5 @@
-/// The comparison semantics shared by filters and sorting (see API.md, "Comparison semantics").
+/// The comparison semantics shared by filters and sorting: numbers compared exactly across `Int64` and `Double`,
+/// strings by Unicode scalar order, containers element-wise.
 enum ValueComparison {
     /// Compares two numbers exactly, an `Int64` with a `Double` included.
     static func compareNumbers(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {

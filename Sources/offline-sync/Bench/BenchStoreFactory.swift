@@ -19,7 +19,7 @@ struct BenchStore: Sendable {
     let explain: @Sendable (Query) async throws -> QueryPlan
 }
 
-/// The index every store of W3 to W7 is opened with (WORKLOAD.md, "The index").
+/// The index every store of W3 to W7 is opened with (the workload definition compare.sh also follows).
 let benchIndexes = [IndexDefinition(table: "TodoItem", fields: ["complete", "updatedAt"])]
 
 /// Opens the store under test; the bench is written against this, so the store is chosen in one place

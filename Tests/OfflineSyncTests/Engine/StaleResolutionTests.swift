@@ -3,7 +3,7 @@ import Testing
 import OfflineSyncTesting
 
 /// Resolving an error whose operation is not in flight but changed since the error was recorded (collapsed into,
-/// turned into a delete, re-queued, pushed) throws the exact `SyncError` and changes nothing (API.md, "Push").
+/// turned into a delete, re-queued, pushed) throws the exact `SyncError` and changes nothing (the contract of a push).
 struct StaleResolutionTests {
     enum Method: String, Sendable, CaseIterable, CustomTestStringConvertible {
         case cancelAndDiscard, cancelAndUpdate, keepAndUpdate
