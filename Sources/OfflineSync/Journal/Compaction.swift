@@ -35,16 +35,15 @@ extension JournalDataSource {
             isCompacting = false
             notifyIdle()
         }
-        holdsFlushes = true
-        while isFlushing { await waitUntilIdle() }
+        perform(pipeline.hold())
+        while pipeline.isRunning { await waitUntilIdle() }
         let frozen: TableSet
         let generation = manifest.generation + 1
         let base = lastSequence
         let previous = manifest
         do {
             defer {
-                holdsFlushes = false
-                startFlushing()
+                perform(pipeline.release())
             }
             try check()
             frozen = tables

@@ -30,9 +30,20 @@ extension JournalDataSource {
         }
     }
 
-    /// ``append(_:to:at:sync:fileSystem:)`` away from the actor, so that other applies can queue meanwhile.
-    @concurrent nonisolated static func appendInBackground(_ buffer: [UInt8], to file: FileDescriptor, at offset: Int64,
-                                                           fileSystem: any FileSystem) async -> AppendOutcome {
-        append(buffer, to: file, at: offset, sync: true, fileSystem: fileSystem)
+    /// ``append(_:to:at:sync:fileSystem:)`` away from the actor, so that other applies can queue meanwhile: on the
+    /// store's own thread (``JournalWriteThread/dedicated``) or else on the shared pool.
+    func appendAway(_ buffer: [UInt8], sync: Bool) async -> AppendOutcome {
+        let file = journal.file
+        let offset = journalSize
+        let fileSystem = fileSystem
+        guard let ioThread else {
+            return await Self.appendInBackground(buffer, to: file, at: offset, sync: sync, fileSystem: fileSystem)
+        }
+        return await ioThread.run { Self.append(buffer, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
+    }
+
+    @concurrent private nonisolated static func appendInBackground(_ buffer: [UInt8], to file: FileDescriptor, at offset: Int64,
+                                                                   sync: Bool, fileSystem: any FileSystem) async -> AppendOutcome {
+        append(buffer, to: file, at: offset, sync: sync, fileSystem: fileSystem)
     }
 }

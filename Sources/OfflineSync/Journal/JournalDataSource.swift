@@ -39,15 +39,10 @@ public actor JournalDataSource: SyncContextDataSource {
     /// Set when the journal's state on disk is unknown; every later write throws it.
     var failure: JournalError?
     var isClosed = false
-    /// Group commit: batches waiting for the next write, and whether a write is in progress.
-    var pendingCommits: [PendingCommit] = []
-    var isFlushing = false
-    /// Group commit: the flush loop waiting for its next group to fill, the batches it waits for, and that wait's number.
-    var groupWaiter: CheckedContinuation<Void, Never>?
-    var groupWanted = 0
-    var groupWait = 0
-    /// Set while compaction switches journals: the flush loop stops taking new groups.
-    var holdsFlushes = false
+    /// The write pipeline: applies waiting for their record's write, the write in flight, group commit's wait.
+    var pipeline: CommitPipeline<PendingCommit>
+    /// The thread writes and syncs run on under ``JournalWriteThread/dedicated``; nil otherwise.
+    let ioThread: JournalIOThread?
     var isCompacting = false
     var compactionScheduled = false
     var automaticCompactionFailures = 0
@@ -87,6 +82,8 @@ public actor JournalDataSource: SyncContextDataSource {
         self.lastSequence = opened.lastSequence
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes
+        self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
+        self.ioThread = options.writeThread == .dedicated ? JournalIOThread() : nil
     }
 
     /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.
@@ -116,39 +113,21 @@ public actor JournalDataSource: SyncContextDataSource {
     /// - Throws: ``DataSourceError`` for an invalid batch; ``JournalError`` when writing fails (the journal is cut
     ///   back to its last good record, so later applies can succeed once the cause is gone).
     public func apply(_ changes: [StoreChange]) async throws {
-        try await apply(changes, sync: options.durability == .always)
+        try await apply(changes, sync: options.durability != .buffered)
     }
 
     /// Applies the changes as ``apply(_:)`` does, but under ``Durability/always`` without waiting for `fsync`: the
     /// record is written at once (so a process crash keeps it), and the next synced apply's `fsync` makes it
     /// durable, since the journal only grows. Under `.grouped` it joins a group as any apply does.
     public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
-        try await apply(changes, sync: false)
+        try await apply(changes, sync: options.durability == .grouped)
     }
 
     private func apply(_ changes: [StoreChange], sync: Bool) async throws {
         try checkWritable()
         try TableSet.validate(changes)
         guard !changes.isEmpty else { return }
-        if options.durability == .grouped {
-            try await applyGrouped(changes)
-            return
-        }
-        let resolved = resolveFilters(changes)
-        var payload: [UInt8] = []
-        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        var itemTexts: [Range<Int>] = []
-        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
-        try checkSize(payload)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(payload.count + 96)
-        JournalRecord.appendApply(sequence: lastSequence + 1, generation: manifest.generation, payload: payload, into: &buffer)
-        try record(Self.append(buffer, to: journal.file, at: journalSize, sync: sync, fileSystem: fileSystem))
-        journalSize += Int64(buffer.count)
-        lastSequence += 1
-        journalRecords += 1
-        tables.apply(resolved, itemTexts: payload, at: itemTexts)
-        scheduleAutomaticCompaction()
+        try await commit(changes, sync: sync)
     }
 
     /// Waits for writes and compaction in progress, compacts a journal of 1 MiB or more (when
@@ -159,11 +138,12 @@ public actor JournalDataSource: SyncContextDataSource {
     public func close() async throws {
         if isClosed { return }
         isClosed = true
-        while isFlushing || isCompacting || !pendingCommits.isEmpty { await waitUntilIdle() }
+        while !pipeline.isDrained || isCompacting { await waitUntilIdle() }
         if options.automaticCompaction, failure == nil, journalRecords > 0, journalSize >= Self.compactionOnCloseBytes {
             try? await compact(closing: true)
         }
         defer {
+            ioThread?.stop()
             journal.close()
             lock?.close()
             lock = nil

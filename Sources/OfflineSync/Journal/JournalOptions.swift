@@ -19,6 +19,9 @@ public struct JournalOptions: Sendable {
     /// Secondary indexes to keep; default none. They live in memory only, are built at open from the items read
     /// there and kept in step with each `apply`; an invalid definition makes the open throw ``DataSourceError``.
     public var indexes: [IndexDefinition] = []
+    /// Where the journal's writes and syncs run; default ``JournalWriteThread/shared``. Choose
+    /// ``JournalWriteThread/dedicated`` when a slow disk must never hold a thread other tasks need.
+    public var writeThread: JournalWriteThread = .shared
 
     /// Options with the given durability and default compaction settings.
     public init(durability: Durability = .always) {

@@ -8,9 +8,11 @@ enum BenchCommand {
         name: "bench",
         summary: "Measures the journal store (workloads D0, W1 to W7, O1, S1, S2) or the JSON codecs.")
 
-    /// The store under test. Every workload reaches the store through this one factory. the workload definition measures
-    /// `JournalDataSource`; `InMemoryBenchStoreFactory` exists for the bench's own tests.
-    static let storeFactory: any BenchStoreFactory = JournalBenchStoreFactory()
+    /// The store under test: every workload reaches `JournalDataSource` through this one factory
+    /// (`InMemoryBenchStoreFactory` exists for the bench's own tests).
+    static func storeFactory(_ options: BenchOptions) -> any BenchStoreFactory {
+        JournalBenchStoreFactory(writeThread: options.writeThread)
+    }
 
     /// Runs the command with the arguments after `bench`; returns the exit status: 0 on success, 1 when a workload
     /// or a check failed, 2 for a usage error.
@@ -29,13 +31,13 @@ enum BenchCommand {
         do {
             if let directory = options.memoryProbeDirectory {
                 let figures = try await MemoryProbeChild.measure(
-                    directory: URL(fileURLWithPath: directory), factory: storeFactory, sizes: BenchSizes(quick: options.quick, scale: options.scale))
+                    directory: URL(fileURLWithPath: directory), factory: storeFactory(options), sizes: BenchSizes(quick: options.quick, scale: options.scale))
                 writeStandardOutput(figures.jsonLine)
                 return 0
             }
             let report = BenchReport(json: options.json, output: writeStandardOutput)
             let runner = try BenchRunner(
-                options: options, factory: storeFactory, report: report, memoryProbe: ChildProcessMemoryProbe(),
+                options: options, factory: storeFactory(options), report: report, memoryProbe: ChildProcessMemoryProbe(),
                 log: writeStandardError, progress: ProgressReporter(label: "bench"))
             try await runner.run()
             return 0

@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// The command line of `offline-sync bench`.
 struct BenchOptions: Sendable, Equatable {
     /// Which workloads a run performs.
@@ -20,11 +22,14 @@ struct BenchOptions: Sendable, Equatable {
     var keep = false
     /// The workloads to run.
     var suite = Suite.store
+    /// Where the journal store writes and syncs (`JournalOptions.writeThread`).
+    var writeThread = JournalWriteThread.shared
     /// Internal: run as W7's measuring process on the store in this directory.
     var memoryProbeDirectory: String?
 
     static let usage = """
         usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|json]
+                            [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
           --scale K       K times the records in the store of W3 to W7 (10: a million); W5 still runs 1,000
@@ -32,6 +37,8 @@ struct BenchOptions: Sendable, Equatable {
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
           --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1, S2 (sync); json: J1, J2
+          --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
+                          dedicated (a thread of the store's own)
         """
 
     /// Parses the arguments after `bench`.
@@ -63,6 +70,12 @@ struct BenchOptions: Sendable, Equatable {
                     throw BenchUsageError(message: "unknown suite '\(name)'; use store or json")
                 }
                 options.suite = suite
+            case "--write-thread":
+                switch try value(for: argument) {
+                case "shared": options.writeThread = .shared
+                case "dedicated": options.writeThread = .dedicated
+                case let other: throw BenchUsageError(message: "unknown write thread '\(other)'; use shared or dedicated")
+                }
             case "--w7-child": options.memoryProbeDirectory = try value(for: argument)
             default: throw BenchUsageError(message: "unknown argument '\(argument)'")
             }

@@ -23,7 +23,7 @@ struct BenchStore: Sendable {
 let benchIndexes = [IndexDefinition(table: "TodoItem", fields: ["complete", "updatedAt"])]
 
 /// Opens the store under test; the bench is written against this, so the store is chosen in one place
-/// (``BenchCommand/storeFactory``).
+/// (``BenchCommand/storeFactory(_:)``).
 protocol BenchStoreFactory: Sendable {
     /// A short name for the logs, such as `JournalDataSource`.
     var name: String { get }

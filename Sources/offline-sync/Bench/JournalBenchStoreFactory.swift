@@ -5,10 +5,13 @@ import OfflineSync
 struct JournalBenchStoreFactory: BenchStoreFactory {
     var name: String { "JournalDataSource" }
     var persistsAcrossProcesses: Bool { true }
+    /// Where the stores write and sync.
+    var writeThread = JournalWriteThread.shared
 
     func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
         var options = JournalOptions(durability: durability == .always ? .always : .grouped)
         options.indexes = benchIndexes
+        options.writeThread = writeThread
         let store = try await JournalDataSource(directory: directory, options: options)
         return BenchStore(source: store, close: { try await store.close() }, explain: { try await store.explain($0) })
     }

@@ -5,6 +5,8 @@ struct BenchOptionsTests {
     @Test func flagsAreParsed() throws {
         let options = try BenchOptions.parse(["--json", "--quick", "--dir", "/tmp/x", "--keep", "--suite", "json"])
         #expect(options == BenchOptions(json: true, quick: true, directory: "/tmp/x", keep: true, suite: .json))
+        #expect(try BenchOptions.parse(["--write-thread", "dedicated"]).writeThread == .dedicated)
+        #expect(try BenchOptions.parse(["--write-thread", "shared"]).writeThread == .shared)
     }
 
     @Test func noFlagsMeanTheFullStoreSuiteAsText() throws {
@@ -19,7 +21,7 @@ struct BenchOptionsTests {
         #expect(quick.writers == 16 && quick.batchSize == 1000 && quick.openRepeats == 5)
     }
 
-    @Test(arguments: [["--dir"], ["--fast"], ["--suite", "disk"], ["--suite"], ["store"]])
+    @Test(arguments: [["--dir"], ["--fast"], ["--suite", "disk"], ["--suite"], ["store"], ["--write-thread", "own"], ["--write-thread"]])
     func badArgumentsAreUsageErrors(arguments: [String]) {
         #expect(throws: BenchUsageError.self) { try BenchOptions.parse(arguments) }
     }

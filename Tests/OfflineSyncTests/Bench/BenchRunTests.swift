@@ -34,7 +34,7 @@ struct BenchRunTests {
     @Test func quickJSONRunEmitsEveryMetricWithItsUnitAndASummary() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-" + UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let lines = try await run(["--quick", "--json", "--dir", directory.path], factory: BenchCommand.storeFactory)
+        let lines = try await run(["--quick", "--json", "--dir", directory.path], factory: BenchCommand.storeFactory(BenchOptions()))
         var units: [String: String] = [:]
         for line in lines.dropLast() {
             guard case .object(let object) = try JSONValue(parsing: line) else { Issue.record("not an object: \(line)"); continue }

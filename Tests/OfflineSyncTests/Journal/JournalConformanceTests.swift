@@ -10,6 +10,16 @@ struct JournalConformanceTests {
         try await check.run { try await JournalDataSource(directory: directory.url) }
     }
 
+    @Test(arguments: DataSourceConformance.checks, [Durability.always, .grouped, .buffered])
+    func journalDataSourceWritingOnItsOwnThreadConforms(_ check: DataSourceConformance.Check, durability: Durability) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = JournalOptions(durability: durability)
+        options.writeThread = .dedicated
+        let opened = options
+        try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
+    }
+
     @Test(arguments: DataSourceConformance.checks)
     func journalDataSourceWithIndexesConforms(_ check: DataSourceConformance.Check) async throws {
         let directory = TemporaryDirectory()

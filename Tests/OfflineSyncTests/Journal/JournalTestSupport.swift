@@ -41,9 +41,10 @@ enum Sample {
 extension JournalDataSource {
     /// Opens `path` through `fileSystem` (the real one by default).
     static func open(_ path: String, durability: Durability = .always, fileSystem: any FileSystem = POSIXFileSystem(),
-                     automaticCompaction: Bool = false) async throws -> JournalDataSource {
+                     automaticCompaction: Bool = false, writeThread: JournalWriteThread = .shared) async throws -> JournalDataSource {
         var options = JournalOptions(durability: durability)
         options.automaticCompaction = automaticCompaction
+        options.writeThread = writeThread
         return try await JournalDataSource(path: path, options: options, fileSystem: fileSystem)
     }
 }

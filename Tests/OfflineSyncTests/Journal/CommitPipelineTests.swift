@@ -1,0 +1,122 @@
+import Testing
+@testable import OfflineSync
+
+/// The write pipeline's decisions, event by event, with the time a write took given by the test.
+struct CommitPipelineTests {
+    typealias Pipeline = CommitPipeline<String>
+
+    @Test func aLoneWriterIsWrittenAtOnceAndTheTurnIsGivenAwayOnceBeforeIdling() {
+        var pipeline = Pipeline(groupsBatches: true)
+        #expect(pipeline.enqueue("a") == .write(["a"]))
+        #expect(pipeline.isRunning)
+        #expect(pipeline.writeFinished(duration: .microseconds(150)) == .yieldTurn)
+        #expect(pipeline.turnReturned() == .becameIdle)
+        #expect(pipeline.isDrained)
+    }
+
+    @Test func batchesQueuedDuringAWriteShareTheNextOne() {
+        var pipeline = Pipeline(groupsBatches: true)
+        #expect(pipeline.enqueue("a") == .write(["a"]))
+        #expect(pipeline.enqueue("b") == .none)
+        #expect(pipeline.enqueue("c") == .none)
+        #expect(pipeline.writeFinished(duration: .microseconds(150)) == .write(["b", "c"]))
+    }
+
+    @Test func aBatchQueuedWhileTheTurnIsAwayJoinsTheNextWrite() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        #expect(pipeline.writeFinished(duration: .microseconds(150)) == .yieldTurn)
+        #expect(pipeline.enqueue("b") == .none)
+        #expect(pipeline.enqueue("c") == .none)
+        #expect(pipeline.turnReturned() == .write(["b", "c"]))
+    }
+
+    @Test func afterAGroupTheNextWaitsUntilAsManyBatchesAreQueued() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        _ = pipeline.enqueue("b")
+        _ = pipeline.enqueue("c")
+        #expect(pipeline.writeFinished(duration: .microseconds(150)) == .write(["b", "c"]))
+        #expect(pipeline.enqueue("d") == .none)
+        #expect(pipeline.writeFinished(duration: .microseconds(400)) == .startTimer(wait: 1, delay: .microseconds(200)))
+        #expect(pipeline.enqueue("e") == .write(["d", "e"]))
+        #expect(pipeline.timerFired(wait: 1) == .none, "a stale timer does nothing")
+    }
+
+    @Test func theCommitDelayIsHalfTheLastWriteAndAtMostTwoMilliseconds() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        _ = pipeline.enqueue("b")
+        _ = pipeline.enqueue("c")
+        #expect(pipeline.writeFinished(duration: .milliseconds(1)) == .write(["b", "c"]))
+        #expect(pipeline.writeFinished(duration: .milliseconds(9)) == .startTimer(wait: 1, delay: .milliseconds(2)))
+    }
+
+    @Test func aTimerEndsTheWaitWithWhateverIsQueuedOrIdlesWhenNothingIs() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        _ = pipeline.enqueue("b")
+        _ = pipeline.enqueue("c")
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .write(["b", "c"]))
+        _ = pipeline.enqueue("d")
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .startTimer(wait: 1, delay: .microseconds(50)))
+        #expect(pipeline.timerFired(wait: 1) == .write(["d"]))
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .yieldTurn)
+        #expect(pipeline.turnReturned() == .becameIdle)
+        #expect(pipeline.timerFired(wait: 1) == .none)
+    }
+
+    @Test func afterIdlingTheFirstBatchIsWrittenAtOnceWhateverTheLastGroupWas() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        _ = pipeline.enqueue("b")
+        _ = pipeline.enqueue("c")
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .write(["b", "c"]))
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .startTimer(wait: 1, delay: .microseconds(50)))
+        #expect(pipeline.timerFired(wait: 1) == .becameIdle)
+        #expect(pipeline.enqueue("d") == .write(["d"]))
+    }
+
+    @Test func withoutGroupingEachWriteCarriesOneBatchInOrder() {
+        var pipeline = Pipeline(groupsBatches: false)
+        #expect(pipeline.enqueue("a") == .write(["a"]))
+        #expect(pipeline.enqueue("b") == .none)
+        #expect(pipeline.enqueue("c") == .none)
+        #expect(pipeline.writeFinished(duration: .milliseconds(1)) == .write(["b"]))
+        #expect(pipeline.writeFinished(duration: .milliseconds(1)) == .write(["c"]))
+        #expect(pipeline.writeFinished(duration: .milliseconds(1)) == .becameIdle)
+        #expect(pipeline.isDrained)
+    }
+
+    @Test func holdingLetsTheWriteInFlightFinishAndStartsNothingUntilReleased() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        #expect(pipeline.hold() == .none)
+        #expect(pipeline.enqueue("b") == .none)
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .becameIdle)
+        #expect(!pipeline.isRunning)
+        #expect(!pipeline.isDrained)
+        #expect(pipeline.enqueue("c") == .none)
+        #expect(pipeline.release() == .write(["b", "c"]))
+    }
+
+    @Test func holdingEndsAWaitForLatecomersAtOnce() {
+        var pipeline = Pipeline(groupsBatches: true)
+        _ = pipeline.enqueue("a")
+        _ = pipeline.enqueue("b")
+        _ = pipeline.enqueue("c")
+        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .write(["b", "c"]))
+        _ = pipeline.enqueue("d")
+        _ = pipeline.writeFinished(duration: .microseconds(100))
+        #expect(pipeline.hold() == .becameIdle)
+        #expect(pipeline.timerFired(wait: 1) == .none)
+        #expect(pipeline.release() == .write(["d"]))
+    }
+
+    @Test func releasingAnEmptyHeldPipelineDoesNothing() {
+        var pipeline = Pipeline(groupsBatches: true)
+        #expect(pipeline.hold() == .none)
+        #expect(pipeline.release() == .none)
+        #expect(pipeline.isDrained)
+    }
+}
