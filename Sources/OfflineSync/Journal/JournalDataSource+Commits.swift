@@ -11,8 +11,11 @@ struct PendingCommit: Sendable {
 }
 
 extension JournalDataSource {
-    /// Queues the batch in the pipeline and returns once its record is written (and synced when `sync` is set)
-    /// and the batch applied; throws, with nothing changed, when the write failed.
+    /// Writes the batch's record (synced when `sync` is set), then applies the batch; throws, with nothing changed,
+    /// when the write failed. Under ``JournalWriteThread/shared`` without group commit the write happens in place:
+    /// the actor never suspends between a batch's validation and its write, so one write is in flight at a time
+    /// without the pipeline. Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
+    /// actor.
     func commit(_ changes: [StoreChange], sync: Bool) async throws {
         var resolved = changes
         if changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) {
@@ -26,19 +29,20 @@ extension JournalDataSource {
         var itemTexts: [Range<Int>] = []
         JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
         try checkSize(payload)
+        if ioThread == nil, !pipeline.groupsBatches {
+            let (buffer, sequence) = records(of: [payload])
+            try record(Self.append(buffer, to: journal.file, at: journalSize, sync: sync, fileSystem: fileSystem))
+            applyWritten(buffer: buffer, lastSequence: sequence, [(resolved, payload, itemTexts)])
+            return
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let commit = PendingCommit(changes: resolved, payload: payload, itemTexts: itemTexts, sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))
         }
     }
 
-    /// Carries out what the pipeline decided. Under ``JournalWriteThread/shared`` without group commit, writes run
-    /// in place, one after another; otherwise away from the actor, so that applies can queue meanwhile.
+    /// Carries out what the pipeline decided.
     func perform(_ action: CommitPipeline<PendingCommit>.Action) {
-        var action = action
-        while case .write(let group) = action, ioThread == nil, !pipeline.groupsBatches {
-            action = writeInPlace(group)
-        }
         switch action {
         case .none:
             return
@@ -60,53 +64,47 @@ extension JournalDataSource {
         perform(pipeline.timerFired(wait: wait))
     }
 
-    private func writeInPlace(_ group: [PendingCommit]) -> CommitPipeline<PendingCommit>.Action {
-        let started = ContinuousClock.now
-        let (buffer, sequence) = records(of: group)
-        let outcome = failure.map(AppendOutcome.failed)
-            ?? Self.append(buffer, to: journal.file, at: journalSize, sync: group.contains(where: \.sync), fileSystem: fileSystem)
-        finish(group, buffer: buffer, sequence: sequence, outcome: outcome)
-        return pipeline.writeFinished(duration: ContinuousClock.now - started)
-    }
-
+    /// Writes the group's records with one write (and one sync) away from the actor, then applies the batches in
+    /// order and resumes their callers; on failure every caller of the group gets the error.
     private func writeAway(_ group: [PendingCommit]) async {
         let started = ContinuousClock.now
-        let (buffer, sequence) = records(of: group)
+        let (buffer, sequence) = records(of: group.map(\.payload))
         let outcome: AppendOutcome
         if let failure {
             outcome = .failed(failure)
         } else {
             outcome = await appendAway(buffer, sync: group.contains(where: \.sync))
         }
-        finish(group, buffer: buffer, sequence: sequence, outcome: outcome)
+        do {
+            try record(outcome)
+            applyWritten(buffer: buffer, lastSequence: sequence, group.map { ($0.changes, $0.payload, $0.itemTexts) })
+            for commit in group { commit.continuation.resume() }
+        } catch {
+            for commit in group { commit.continuation.resume(throwing: error) }
+        }
         perform(pipeline.writeFinished(duration: ContinuousClock.now - started))
     }
 
-    /// The group's journal records, one line per batch, and the sequence number of the last.
-    private func records(of group: [PendingCommit]) -> (buffer: [UInt8], lastSequence: Int64) {
+    /// The journal records of these payloads, one line each, and the sequence number of the last.
+    private func records(of payloads: [[UInt8]]) -> (buffer: [UInt8], lastSequence: Int64) {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(group.reduce(0) { $0 + $1.payload.count + 64 })
+        buffer.reserveCapacity(payloads.reduce(0) { $0 + $1.count + 64 })
         var sequence = lastSequence
-        for commit in group {
+        for payload in payloads {
             sequence += 1
-            JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, payload: commit.payload, into: &buffer)
+            JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, payload: payload, into: &buffer)
         }
         return (buffer, sequence)
     }
 
-    /// After the group's write: applies the batches in order and resumes their callers, or gives every caller of
-    /// the group the error.
-    private func finish(_ group: [PendingCommit], buffer: [UInt8], sequence: Int64, outcome: AppendOutcome) {
-        do {
-            try record(outcome)
-            journalSize += Int64(buffer.count)
-            lastSequence = sequence
-            journalRecords += group.count
-            for commit in group { tables.apply(commit.changes, itemTexts: commit.payload, at: commit.itemTexts) }
-            for commit in group { commit.continuation.resume() }
-            scheduleAutomaticCompaction()
-        } catch {
-            for commit in group { commit.continuation.resume(throwing: error) }
-        }
+    /// After a successful write of `buffer`: counts its records and applies the batches in order, each keeping its
+    /// items' texts from its payload.
+    private func applyWritten(buffer: [UInt8], lastSequence sequence: Int64,
+                              _ batches: [(changes: [StoreChange], payload: [UInt8], itemTexts: [Range<Int>])]) {
+        journalSize += Int64(buffer.count)
+        lastSequence = sequence
+        journalRecords += batches.count
+        for batch in batches { tables.apply(batch.changes, itemTexts: batch.payload, at: batch.itemTexts) }
+        scheduleAutomaticCompaction()
     }
 }

@@ -6,8 +6,8 @@ import FoundationNetworking
 extension HTTPRemote {
     /// Sends one call's request until it has an answer to decode: with the current token; once more with a refreshed
     /// one after a 401 (when a provider gives tokens); again after a transient failure, as the retry policy says.
-    func perform<Value>(_ make: (RemoteRequestBuilder) throws(HTTPRemoteError) -> RemoteRequest,
-                        _ decode: (RemoteResponseDecoder, RemoteResponse, RemoteRequest) -> RemoteOutcome<Value>)
+    func perform<Value>(_ make: (HTTPTableRequestBuilder) throws(HTTPRemoteError) -> HTTPTableRequest,
+                        _ decode: (RemoteResponseDecoder, RemoteResponse, HTTPTableRequest) -> RemoteOutcome<Value>)
         async throws -> Value {
         // Before the provider is asked: the base URL, the headers, and whether a token may travel over it.
         try TransportPolicy.check(baseURL: baseURL, authToken: tokens.hasToken ? "" : nil, configuration: configuration)
@@ -44,13 +44,13 @@ extension HTTPRemote {
         }
     }
 
-    private func builder(token: String?) throws(HTTPRemoteError) -> RemoteRequestBuilder {
+    private func builder(token: String?) throws(HTTPRemoteError) -> HTTPTableRequestBuilder {
         try TransportPolicy.check(baseURL: baseURL, authToken: token, configuration: configuration)
-        return RemoteRequestBuilder(apiVersion: apiVersion, authToken: token, installationID: configuration.installationID)
+        return HTTPTableRequestBuilder(apiVersion: apiVersion, authToken: token, installationID: configuration.installationID)
     }
 
     /// Returns the value, throws the error, or reads the server's row for a 409/412 and throws with it.
-    private func resolve<Value>(_ outcome: RemoteOutcome<Value>, _ request: RemoteRequest, token: String?) async throws -> Value {
+    private func resolve<Value>(_ outcome: RemoteOutcome<Value>, _ request: HTTPTableRequest, token: String?) async throws -> Value {
         switch outcome {
         case .value(let value): return value
         case .failure(let error): throw error
@@ -71,7 +71,7 @@ extension HTTPRemote {
     }
 
     /// Sends one request and tells the request hook how it went.
-    private func send(_ request: RemoteRequest, attempt: Int) async throws -> RemoteResponse {
+    private func send(_ request: HTTPTableRequest, attempt: Int) async throws -> RemoteResponse {
         guard let url = request.url(base: baseURL) else {
             throw HTTPRemoteError.unsupportedBaseURL(baseURL.absoluteString)
         }
@@ -109,7 +109,7 @@ extension HTTPRemote {
         return RemoteResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
     }
 
-    private func report(_ request: RemoteRequest, url: URL, attempt: Int, duration: Duration, status: Int?, body: [UInt8]?,
+    private func report(_ request: HTTPTableRequest, url: URL, attempt: Int, duration: Duration, status: Int?, body: [UInt8]?,
                         failure: String?) {
         guard let hook = configuration.requestHook else { return }
         hook.handler(HTTPRequestEvent(

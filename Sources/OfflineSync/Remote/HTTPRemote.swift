@@ -152,7 +152,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     private func tableURL(_ table: String) -> String {
-        RemoteRequest.root(of: baseURL) + "/tables/" + PercentEncoding.pathSegment(table)
+        HTTPTableRequest.root(of: baseURL) + "/tables/" + PercentEncoding.pathSegment(table)
     }
 }
 

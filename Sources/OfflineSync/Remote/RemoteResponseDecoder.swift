@@ -30,7 +30,7 @@ struct RemoteResponseDecoder: Sendable {
     var secrets: [String] = []
 
     /// Decodes the answer to an insert, update or lookup: the server's item.
-    func item(_ response: RemoteResponse, for request: RemoteRequest) -> RemoteOutcome<JSONObject> {
+    func item(_ response: RemoteResponse, for request: HTTPTableRequest) -> RemoteOutcome<JSONObject> {
         guard response.isSuccess else { return failure(response, for: request) }
         switch json(response, for: request) {
         case .failure(let error): return .failure(error)
@@ -41,14 +41,14 @@ struct RemoteResponseDecoder: Sendable {
     }
 
     /// Decodes the answer to a delete: success carries the deleted item when the server sent one (Node).
-    func deletion(_ response: RemoteResponse, for request: RemoteRequest) -> RemoteOutcome<JSONObject?> {
+    func deletion(_ response: RemoteResponse, for request: HTTPTableRequest) -> RemoteOutcome<JSONObject?> {
         guard response.isSuccess else { return failure(response, for: request) }
         guard case .success(.object(let item)) = json(response, for: request) else { return .value(nil) }
         return .value(Self.applyingEntityTag(item, response))
     }
 
     /// Decodes the answer to a query; a v3 `nextLink` is resolved against `tableURL` (see ``NextLink``).
-    func page(_ response: RemoteResponse, for request: RemoteRequest, tableURL: String) -> RemoteOutcome<RemotePage> {
+    func page(_ response: RemoteResponse, for request: HTTPTableRequest, tableURL: String) -> RemoteOutcome<RemotePage> {
         guard response.isSuccess else { return failure(response, for: request) }
         let body: JSONValue
         switch json(response, for: request) {
@@ -100,7 +100,7 @@ struct RemoteResponseDecoder: Sendable {
     }
 
     /// The error an answer that is not 2xx stands for.
-    func failure<Value>(_ response: RemoteResponse, for request: RemoteRequest) -> RemoteOutcome<Value> {
+    func failure<Value>(_ response: RemoteResponse, for request: HTTPTableRequest) -> RemoteOutcome<Value> {
         switch response.status {
         case 401: return .failure(.unauthorized)
         case 404: return .failure(.notFound)
@@ -117,7 +117,7 @@ struct RemoteResponseDecoder: Sendable {
 
     /// The body of a 409 or 412 when it is the server's row: an object with the request's id (when known) and a
     /// `version` or `updatedAt`, which an echo of the request never has (system properties are not sent).
-    func serverRow(_ response: RemoteResponse, for request: RemoteRequest) -> JSONObject? {
+    func serverRow(_ response: RemoteResponse, for request: HTTPTableRequest) -> JSONObject? {
         guard case .success(.object(let item)) = json(response, for: request), let id = item["id"]?.stringValue
         else { return nil }
         if let wanted = request.itemID, wanted.lowercased() != id.lowercased() { return nil }
@@ -160,7 +160,7 @@ struct RemoteResponseDecoder: Sendable {
         return result
     }
 
-    private func json(_ response: RemoteResponse, for request: RemoteRequest) -> Result<JSONValue, RemoteError> {
+    private func json(_ response: RemoteResponse, for request: HTTPTableRequest) -> Result<JSONValue, RemoteError> {
         if response.body.isEmpty { return .failure(invalid(request, response, "the body is empty")) }
         do {
             return .success(try JSONValue(parsing: response.body))
@@ -170,7 +170,7 @@ struct RemoteResponseDecoder: Sendable {
         }
     }
 
-    private func invalid(_ request: RemoteRequest, _ response: RemoteResponse, _ reason: String) -> RemoteError {
+    private func invalid(_ request: HTTPTableRequest, _ response: RemoteResponse, _ reason: String) -> RemoteError {
         var contentType = ""
         if let type = response.headers["content-type"] { contentType = " (\(type))" }
         return .invalidResponse(redacted("\(request.summary) answered \(response.status)\(contentType): \(reason)."))

@@ -53,7 +53,7 @@ enum TransportPolicy {
 
     /// The error a failed `URLSession` call stands for: `CancellationError` when the task was cancelled, else
     /// ``RemoteError/network(_:)`` naming the request (never its headers).
-    static func networkError(_ error: any Error, request: RemoteRequest, timeout: Double) -> any Error {
+    static func networkError(_ error: any Error, request: HTTPTableRequest, timeout: Double) -> any Error {
         if error is CancellationError { return error }
         guard let urlError = error as? URLError else {
             return RemoteError.network("\(request.summary) failed: \(error).")

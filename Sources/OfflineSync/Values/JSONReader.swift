@@ -2,6 +2,7 @@
 ///
 /// Integers without fraction or exponent become `.int` and must fit in `Int64`; other numbers become `.double`
 /// and must be finite. Every malformed input throws a ``JSONParseError`` with the byte offset; nothing traps.
+/// Parse with ``JSONValue/init(parsing:)-(String)`` or its byte-collection twin.
 public struct JSONReader: ~Copyable {
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 512
@@ -26,7 +27,7 @@ public struct JSONReader: ~Copyable {
 
     /// Parses one complete JSON value from `bytes`; surrounding whitespace is allowed, anything else is not.
     /// - Throws: ``JSONParseError``.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var reader = JSONReader(bytes)
         reader.skipWhitespace()
         let value = try reader.parseValue()
@@ -36,7 +37,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// Parses like ``parse(_:)`` and returns the outcome as a `Result`.
-    public static func result(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+    static func result(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
         do { return .success(try parse(bytes)) } catch { return .failure(error) }
     }
 

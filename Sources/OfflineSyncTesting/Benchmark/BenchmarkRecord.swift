@@ -1,22 +1,22 @@
-public import OfflineSync
+package import OfflineSync
 
 /// One record of the store benchmark (table `TodoItem`).
-public struct BenchmarkRecord: Sendable, Hashable {
+package struct BenchmarkRecord: Sendable, Hashable {
     /// A version-4 UUID in upper-case canonical form.
-    public var id: String
+    package var id: String
     /// Exactly 30 ASCII characters: `"Task " + index padded to 6 digits + ": " + phrase`.
-    public var text: String
+    package var text: String
     /// Whether the task is done.
-    public var complete: Bool
+    package var complete: Bool
     /// 0 to 9.
-    public var priority: Int
+    package var priority: Int
     /// ISO 8601 in UTC with milliseconds, somewhere in 2026.
-    public var updatedAt: String
+    package var updatedAt: String
     /// 8 lower-case hex digits.
-    public var version: String
+    package var version: String
 
     /// Creates a record from its six fields.
-    public init(id: String, text: String, complete: Bool, priority: Int, updatedAt: String, version: String) {
+    package init(id: String, text: String, complete: Bool, priority: Int, updatedAt: String, version: String) {
         self.id = id
         self.text = text
         self.complete = complete
@@ -26,7 +26,7 @@ public struct BenchmarkRecord: Sendable, Hashable {
     }
 
     /// The item a data source stores: exactly the six keys, `complete` as `.bool`, `priority` as `.int`.
-    public var object: JSONObject {
+    package var object: JSONObject {
         [
             "id": .string(id), "text": .string(text), "complete": .bool(complete),
             "priority": .int(Int64(priority)), "updatedAt": .string(updatedAt), "version": .string(version),
@@ -34,14 +34,14 @@ public struct BenchmarkRecord: Sendable, Hashable {
     }
 
     /// The canonical JSON text: the six keys in the benchmark's order, no spaces, nothing escaped.
-    public var canonicalJSON: String {
+    package var canonicalJSON: String {
         "{\"id\":\"\(id)\",\"text\":\"\(text)\",\"complete\":\(complete),\"priority\":\(priority),"
             + "\"updatedAt\":\"\(updatedAt)\",\"version\":\"\(version)\"}"
     }
 
     /// The record read back from a stored item, or nil when a field is missing, has the wrong kind, or the
     /// item holds other keys.
-    public init?(_ object: JSONObject) {
+    package init?(_ object: JSONObject) {
         guard object.count == 6,
               case .string(let id)? = object["id"], case .string(let text)? = object["text"],
               case .bool(let complete)? = object["complete"], case .int(let priority)? = object["priority"],

@@ -7,16 +7,16 @@ import OfflineSync
 /// let records = BenchmarkRecords.generate(count: 2_000)
 /// BenchmarkRecords.checksum(records)   // 0xd2ef834a154db669
 /// ```
-public enum BenchmarkRecords {
+package enum BenchmarkRecords {
     /// The seed of the record stream.
-    public static let seed: UInt64 = 42
+    package static let seed: UInt64 = 42
     /// The seed of W6's lookup sequence.
-    public static let lookupSeed: UInt64 = 6
+    package static let lookupSeed: UInt64 = 6
     /// The table every record belongs to.
-    public static let table = "TodoItem"
+    package static let table = "TodoItem"
 
     /// The eight 17-character phrases that end each record's `text`.
-    public static let phrases = [
+    package static let phrases = [
         "buy milk and eggs", "renew my passport", "fix the login bug", "pay electric bill",
         "write the summary", "clean the kitchen", "call the landlord", "water the orchids",
     ]
@@ -26,7 +26,7 @@ public enum BenchmarkRecords {
     static let spanMilliseconds: UInt64 = 31_536_000_000
 
     /// Records `0..<count` of the stream seeded with `seed`; record i takes seven draws, in the benchmark's order.
-    public static func generate(count: Int, seed: UInt64 = BenchmarkRecords.seed) -> [BenchmarkRecord] {
+    package static func generate(count: Int, seed: UInt64 = BenchmarkRecords.seed) -> [BenchmarkRecord] {
         var generator = SplitMix64(seed: seed)
         var records: [BenchmarkRecord] = []
         records.reserveCapacity(max(count, 0))
@@ -50,14 +50,14 @@ public enum BenchmarkRecords {
     }
 
     /// W6's lookup sequence: `count` indexes into a store of `storeSize` records, uniform with repetition.
-    public static func lookupIndexes(count: Int, storeSize: Int) -> [Int] {
+    package static func lookupIndexes(count: Int, storeSize: Int) -> [Int] {
         guard storeSize > 0 else { return [] }
         var generator = SplitMix64(seed: lookupSeed)
         return (0..<max(count, 0)).map { _ in Int(generator.next() % UInt64(storeSize)) }
     }
 
     /// FNV-1a 64 over the UTF-8 of every record's canonical JSON followed by `"\n"`.
-    public static func checksum(_ records: some Sequence<BenchmarkRecord>) -> UInt64 {
+    package static func checksum(_ records: some Sequence<BenchmarkRecord>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for record in records {
             for byte in record.canonicalJSON.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }

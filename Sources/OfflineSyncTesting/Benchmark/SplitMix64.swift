@@ -2,17 +2,17 @@
 ///
 /// The store benchmark draws every record and every lookup from it, so that OfflineSync's bench and the
 /// GRDB bench produce byte-identical data (Docs/Performance.md, "Running the benchmarks").
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state; it advances by a fixed odd constant on every draw.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// A generator whose stream starts from `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next value of the stream. All arithmetic wraps.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -15,9 +15,15 @@ enum CommandRunner {
             Terminal.error(error.description)
             return 2
         } catch let error as JournalError {
-            if case .locked(let directory) = error {
+            switch error {
+            case .locked(let directory):
                 Terminal.error("offline-sync \(spec.name): the store in \(directory) is in use by another process (locked); close it there and try again.")
-            } else {
+            case .corrupted(let file, let offset, _, let reason):
+                let directory = arguments.first { !$0.hasPrefix("-") } ?? "DIR"
+                Terminal.error("offline-sync \(spec.name): the journal \(file) is damaged at byte \(offset) (\(reason)) and "
+                    + "valid records follow the damage. Run `offline-sync verify \(directory)` to list the problems, then "
+                    + "`offline-sync repair \(directory)` to keep the valid prefix (the rest is moved aside, not deleted).")
+            default:
                 Terminal.error("offline-sync \(spec.name): \(error)")
             }
             return 1

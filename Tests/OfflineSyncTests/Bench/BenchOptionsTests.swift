@@ -1,4 +1,5 @@
 @testable import offline_sync
+import OfflineSync
 import Testing
 
 struct BenchOptionsTests {

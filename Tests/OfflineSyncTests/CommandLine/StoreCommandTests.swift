@@ -62,6 +62,16 @@ struct StoreCommandTests {
         #expect(try await ToolProcess.run(["verify", torn.path]).status == 1)
     }
 
+    @Test func inspectingACorruptedStoreTellsHowToRepairIt() async throws {
+        let store = try ToolProcess.fixtureCopy("mid-log-corrupted")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let outcome = try await ToolProcess.run(["inspect", store.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("offline-sync repair \(store.path)"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("journal.1.jsonl"))
+        #expect(!outcome.standardError.contains("JournalDataSource.repair"), "a CLI user is not told of a Swift method")
+    }
+
     @Test func repairAsksFirstAndKeepsTheValidPrefix() async throws {
         let store = try ToolProcess.fixtureCopy("mid-log-corrupted")
         defer { try? FileManager.default.removeItem(at: store) }

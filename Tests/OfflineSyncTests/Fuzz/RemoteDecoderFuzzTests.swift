@@ -8,7 +8,7 @@ import OfflineSyncTesting
 struct RemoteDecoderFuzzTests {
     static let secret = "s3cret-token"
     static let decoder = RemoteResponseDecoder(secrets: [secret])
-    static let builder = RemoteRequestBuilder(apiVersion: .v3, authToken: nil, installationID: "i")
+    static let builder = HTTPTableRequestBuilder(apiVersion: .v3, authToken: nil, installationID: "i")
     static let tableURL = "https://host/tables/T"
 
     /// A random body: a valid page or item, a mutation of one, or a text that is no JSON at all.

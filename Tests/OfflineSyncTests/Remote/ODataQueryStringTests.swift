@@ -74,7 +74,7 @@ struct ODataQueryStringTests {
         let encodedToken = token.replacing(":", with: "%3A")
         #expect(text(query) == "$filter=(updatedAt%20ge%20datetimeoffset'\(encodedToken)')&$orderby=updatedAt%20asc"
             + "&$skip=\(skip)&$top=50&__includeDeleted=true")
-        #expect(RemoteRequestBuilder.isIncrementalPull(query))
+        #expect(HTTPTableRequestBuilder.isIncrementalPull(query))
     }
 
     /// Non-incremental pulls page with skip and top.
@@ -83,7 +83,7 @@ struct ODataQueryStringTests {
     func plainPullPages(top: Int, skip: Int) {
         let query = Query(table: "TodoItem", skip: skip, top: top, includeDeleted: true)
         #expect(text(query) == "$skip=\(skip)&$top=\(top)&__includeDeleted=true")
-        #expect(!RemoteRequestBuilder.isIncrementalPull(query))
+        #expect(!HTTPTableRequestBuilder.isIncrementalPull(query))
     }
 
     @Test func v3DeltaFilterUsesCastAndContains() {

@@ -5,7 +5,7 @@ import Testing
 /// Every answer maps to a result or a ``RemoteError``; malformed bodies never crash.
 struct RemoteResponseDecoderTests {
     private let decoder = RemoteResponseDecoder(secrets: ["s3cret"])
-    private let builder = RemoteRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "i")
+    private let builder = HTTPTableRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "i")
     private let tableURL = "https://host/tables/T"
 
     private func response(_ status: Int, _ body: String, headers: [String: String] = [:]) -> RemoteResponse {

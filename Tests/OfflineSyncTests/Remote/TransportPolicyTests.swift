@@ -77,7 +77,7 @@ struct TransportPolicyTests {
     @Test(arguments: [URLError.Code.timedOut, .notConnectedToInternet, .cannotFindHost, .networkConnectionLost,
                       .secureConnectionFailed, .badURL])
     func urlErrorsBecomeNetworkErrors(code: URLError.Code) throws {
-        let request = try RemoteRequestBuilder(apiVersion: .v2, authToken: "tok", installationID: "i")
+        let request = try HTTPTableRequestBuilder(apiVersion: .v2, authToken: "tok", installationID: "i")
             .read(Query(table: "T"))
         let error = TransportPolicy.networkError(URLError(code), request: request, timeout: 2.5)
         guard case RemoteError.network(let message) = error else { Issue.record("got \(error)"); return }
@@ -86,13 +86,13 @@ struct TransportPolicyTests {
     }
 
     @Test func timeoutMessageNamesTheTimeout() throws {
-        let request = try RemoteRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "i").read(Query(table: "T"))
+        let request = try HTTPTableRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "i").read(Query(table: "T"))
         let error = TransportPolicy.networkError(URLError(.timedOut), request: request, timeout: 2.5)
         #expect(String(describing: error).contains("timed out after 2.5 s"))
     }
 
     @Test func cancellationStaysCancellation() throws {
-        let request = try RemoteRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "i").read(Query(table: "T"))
+        let request = try HTTPTableRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "i").read(Query(table: "T"))
         #expect(TransportPolicy.networkError(CancellationError(), request: request, timeout: 1) is CancellationError)
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 
 /// One HTTP request of the table protocol before it touches the network: what ``HTTPRemote`` sends.
 ///
-/// Built by ``RemoteRequestBuilder`` from a ``SyncRemote`` call, so request building is tested without a network.
-struct RemoteRequest: Sendable, Hashable {
+/// Built by ``HTTPTableRequestBuilder`` from a ``SyncRemote`` call, so request building is tested without a network.
+struct HTTPTableRequest: Sendable, Hashable {
     /// One header line.
     struct Header: Sendable, Hashable {
         /// The header name, e.g. `ZUMO-API-VERSION`.
@@ -55,7 +55,7 @@ struct RemoteRequest: Sendable, Hashable {
     /// The URL of this request under `baseURL` (its query and fragment dropped, its path kept as a prefix).
     func url(base baseURL: URL) -> URL? {
         if let absoluteURL { return absoluteURL }
-        var text = RemoteRequest.root(of: baseURL) + path
+        var text = HTTPTableRequest.root(of: baseURL) + path
         if !query.isEmpty { text += "?" + query.map(\.text).joined(separator: "&") }
         return URL(string: text)
     }

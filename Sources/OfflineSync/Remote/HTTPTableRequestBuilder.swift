@@ -4,11 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Turns ``SyncRemote`` calls into ``RemoteRequest``s: method, path, headers, query and body, per ``APIVersion``.
+/// Turns ``SyncRemote`` calls into ``HTTPTableRequest``s: method, path, headers, query and body, per ``APIVersion``.
 ///
 /// Pure: no network, no clock. Table names and ids are validated (``TableName``, ``ItemID``) and percent-encoded
 /// as one path segment each, so nothing can leave `/tables/`.
-struct RemoteRequestBuilder: Sendable {
+struct HTTPTableRequestBuilder: Sendable {
     /// The dialect to speak.
     var apiVersion: APIVersion
     /// The token for `X-ZUMO-AUTH` (v2) or `Authorization: Bearer` (v3).
@@ -23,7 +23,7 @@ struct RemoteRequestBuilder: Sendable {
     static var userAgent: String { "OfflineSync/\(OfflineSyncVersion.current) (lang=Swift)" }
 
     /// `POST /tables/{table}` with the item minus system properties.
-    func insert(_ item: JSONObject, table: String) throws(HTTPRemoteError) -> RemoteRequest {
+    func insert(_ item: JSONObject, table: String) throws(HTTPRemoteError) -> HTTPTableRequest {
         let tablePath = try Self.tablePath(table)
         var itemID: String?
         switch item["id"] {
@@ -37,7 +37,7 @@ struct RemoteRequestBuilder: Sendable {
     }
 
     /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}`, with `If-Match` from the item's `version`.
-    func update(_ item: JSONObject, table: String) throws(HTTPRemoteError) -> RemoteRequest {
+    func update(_ item: JSONObject, table: String) throws(HTTPRemoteError) -> HTTPTableRequest {
         let tablePath = try Self.tablePath(table)
         guard let id = item["id"]?.stringValue else { throw HTTPRemoteError.missingID(table: table) }
         let path = tablePath + "/" + PercentEncoding.pathSegment(try Self.checkedID(id, table: table))
@@ -47,7 +47,7 @@ struct RemoteRequestBuilder: Sendable {
     }
 
     /// `DELETE /tables/{table}/{id}`, with `If-Match` when `version` is given; no body.
-    func delete(id: String, version: String?, table: String) throws(HTTPRemoteError) -> RemoteRequest {
+    func delete(id: String, version: String?, table: String) throws(HTTPRemoteError) -> HTTPTableRequest {
         let path = try Self.tablePath(table) + "/" + PercentEncoding.pathSegment(try Self.checkedID(id, table: table))
         let version = version.flatMap { $0.isEmpty ? nil : $0 }
         return request(.delete, table: table, id: id, method: "DELETE", path: path,
@@ -55,7 +55,7 @@ struct RemoteRequestBuilder: Sendable {
     }
 
     /// `GET /tables/{table}?…` for a query.
-    func read(_ query: Query) throws(HTTPRemoteError) -> RemoteRequest {
+    func read(_ query: Query) throws(HTTPRemoteError) -> HTTPTableRequest {
         let path = try Self.tablePath(query.table)
         do {
             try query.validate(requireIdentifiers: true)
@@ -69,7 +69,7 @@ struct RemoteRequestBuilder: Sendable {
     }
 
     /// `GET` of a `nextLink` (already resolved and checked by the caller).
-    func follow(_ url: URL, table: String) throws(HTTPRemoteError) -> RemoteRequest {
+    func follow(_ url: URL, table: String) throws(HTTPRemoteError) -> HTTPTableRequest {
         var result = request(.read, table: table, id: nil, method: "GET", path: try Self.tablePath(table),
                              features: "TQ,OL,LH", ifMatch: nil, body: nil)
         result.absoluteURL = url
@@ -78,7 +78,7 @@ struct RemoteRequestBuilder: Sendable {
 
     /// `GET /tables/{table}/{id}` including soft-deleted rows: reads the server's row after a 409 or 412 whose body
     /// is not the row.
-    func lookup(id: String, table: String) throws(HTTPRemoteError) -> RemoteRequest {
+    func lookup(id: String, table: String) throws(HTTPRemoteError) -> HTTPTableRequest {
         let path = try Self.tablePath(table) + "/" + PercentEncoding.pathSegment(try Self.checkedID(id, table: table))
         var result = request(.lookup, table: table, id: id, method: "GET", path: path,
                              features: "OL", ifMatch: nil, body: nil)
@@ -118,9 +118,9 @@ struct RemoteRequestBuilder: Sendable {
             && (query.filter?.fieldNames.contains("updatedAt") ?? false)
     }
 
-    private func request(_ purpose: RemoteRequest.Purpose, table: String, id: String?, method: String, path: String,
-                         features: String, ifMatch version: String?, body: [UInt8]?) -> RemoteRequest {
-        typealias Header = RemoteRequest.Header
+    private func request(_ purpose: HTTPTableRequest.Purpose, table: String, id: String?, method: String, path: String,
+                         features: String, ifMatch version: String?, body: [UInt8]?) -> HTTPTableRequest {
+        typealias Header = HTTPTableRequest.Header
         var headers = [Header(name: "ZUMO-API-VERSION", value: apiVersion.headerValue)]
         if apiVersion == .v2 { headers.append(Header(name: "X-ZUMO-FEATURES", value: features)) }
         headers.append(Header(name: "X-ZUMO-INSTALLATION-ID", value: installationID))
@@ -134,7 +134,7 @@ struct RemoteRequestBuilder: Sendable {
         headers.append(Header(name: "Accept", value: "application/json"))
         if let version { headers.append(Header(name: "If-Match", value: Self.entityTag(version))) }
         if body != nil { headers.append(Header(name: "Content-Type", value: "application/json")) }
-        return RemoteRequest(purpose: purpose, table: table, itemID: id, method: method, path: path, query: [],
+        return HTTPTableRequest(purpose: purpose, table: table, itemID: id, method: method, path: path, query: [],
                              absoluteURL: nil, headers: headers, body: body)
     }
 }

@@ -3,9 +3,9 @@ import Testing
 @testable import OfflineSync
 
 /// Request building without a network: paths, validation, headers and bodies.
-struct RemoteRequestBuilderTests {
-    private let v2 = RemoteRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "inst")
-    private let v3 = RemoteRequestBuilder(apiVersion: .v3, authToken: "tok", installationID: "inst")
+struct HTTPTableRequestBuilderTests {
+    private let v2 = HTTPTableRequestBuilder(apiVersion: .v2, authToken: nil, installationID: "inst")
+    private let v3 = HTTPTableRequestBuilder(apiVersion: .v3, authToken: "tok", installationID: "inst")
 
     @Test func insertHeadersAreExactAndOrdered() throws {
         let request = try v2.insert(["id": "a"], table: "T")
@@ -96,7 +96,7 @@ struct RemoteRequestBuilderTests {
     }
 
     @Test func entityTagEscapesQuotes() {
-        #expect(RemoteRequestBuilder.entityTag("a\"b") == "\"a\\\"b\"")
-        #expect(RemoteRequestBuilder.entityTag("AAAAAAAACCw=") == "\"AAAAAAAACCw=\"")
+        #expect(HTTPTableRequestBuilder.entityTag("a\"b") == "\"a\\\"b\"")
+        #expect(HTTPTableRequestBuilder.entityTag("AAAAAAAACCw=") == "\"AAAAAAAACCw=\"")
     }
 }
