@@ -48,7 +48,9 @@ extension InMemoryRemote {
     @discardableResult
     public func serverUpdate(id: String, table: String, fields: JSONObject) -> JSONObject? {
         guard var row = tables[table]?[key(id)] else { return nil }
-        for (name, value) in fields where !["id", "version", "updatedAt", "createdAt"].contains(name) { row[name] = value }
+        for (name, value) in fields where name != "id" && (name == "deleted" || !SystemProperties.isSystemProperty(name)) {
+            row[name] = value
+        }
         stamp(&row, creating: false)
         put(row, id: id, table: table)
         return row

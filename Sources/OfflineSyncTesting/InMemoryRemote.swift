@@ -116,7 +116,7 @@ public actor InMemoryRemote: SyncRemote {
         }
         log(RemoteRequest(method: .insert, table: table, id: id ?? item["id"]?.stringValue, body: item))
         try checkFaults(.insert)
-        if let reserved = ["createdAt", "updatedAt", "deleted"].first(where: { item[$0] != nil }) {
+        if let reserved = Self.reservedProperty(in: item) {
             throw RemoteError.server(status: 400, message: "Cannot insert item with property '\(reserved)' as it is reserved")
         }
         guard let id else { throw RemoteError.server(status: 400, message: "The item's id is not a valid string id.") }
@@ -130,13 +130,19 @@ public actor InMemoryRemote: SyncRemote {
         return row
     }
 
+    /// A system property other than `version` (the If-Match value) in a body the client sent, as the server
+    /// refuses it; matched case-insensitively, as the HTTP remote removes them.
+    private static func reservedProperty(in item: JSONObject) -> String? {
+        item.keys.sorted().first { $0 != "version" && SystemProperties.isSystemProperty($0) }
+    }
+
     /// Merges the item's fields into the row; checks If-Match (`item["version"]`); returns the server's copy.
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
         let id = item["id"]?.stringValue
         let ifMatch = item["version"]?.stringValue
         log(RemoteRequest(method: .update, table: table, id: id, ifMatch: ifMatch, body: item))
         try checkFaults(.update)
-        if let reserved = ["createdAt", "updatedAt", "deleted"].first(where: { item[$0] != nil }) {
+        if let reserved = Self.reservedProperty(in: item) {
             throw RemoteError.server(status: 400, message: "Cannot update item with property '\(reserved)' as it is reserved")
         }
         guard let id, var row = tables[table]?[key(id)], row["deleted"]?.boolValue != true else {

@@ -27,7 +27,7 @@ public actor InMemoryDataSource: SyncContextDataSource {
 
     /// The item with `id` (case-insensitive) in `table`, or nil.
     public func read(table: String, id: String) async throws -> JSONObject? {
-        try TableSet.validateTable(table)
+        try StoreChange.validateTable(table)
         return tables.item(table: table, id: id)
     }
 

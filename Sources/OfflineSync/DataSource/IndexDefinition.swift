@@ -19,7 +19,7 @@ public struct IndexDefinition: Sendable, Hashable {
     /// Checks the definition: a valid table name and one or more valid, distinct field names.
     /// - Throws: ``DataSourceError/invalidIndex(table:fields:reason:)`` or ``DataSourceError/invalidTableName(_:)``.
     public func validate() throws(DataSourceError) {
-        try TableSet.validateTable(table)
+        try StoreChange.validateTable(table)
         guard !fields.isEmpty else {
             throw DataSourceError.invalidIndex(table: table, fields: fields, reason: "it names no fields")
         }

@@ -16,7 +16,7 @@ extension TableSet {
     /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why.
     /// - Throws: ``DataSourceError`` for an invalid table name or query.
     public func explain(_ query: Query) throws(DataSourceError) -> QueryPlan {
-        try Self.validateTable(query.table)
+        try StoreChange.validateTable(query.table)
         do { try query.validate() } catch { throw DataSourceError.invalidQuery(error) }
         switch IndexPlanner.choose(query, among: indexes[query.table] ?? []) {
         case .failure(let refusal):

@@ -43,7 +43,7 @@ public struct TableSet: Sendable {
     /// Answers `query` with the local query rules.
     /// - Throws: ``DataSourceError`` for an invalid table name or negative skip/top.
     public func read(_ query: Query) throws(DataSourceError) -> QueryResult {
-        try Self.validateTable(query.table)
+        try StoreChange.validateTable(query.table)
         do { try query.validate() } catch { throw DataSourceError.invalidQuery(error) }
         guard let table = tables[query.table] else {
             return QueryResult(items: [], totalCount: query.includeTotalCount ? 0 : nil)
@@ -52,22 +52,10 @@ public struct TableSet: Sendable {
         return query.evaluate(over: table.decodedItems)
     }
 
-    /// Checks a whole batch without changing anything.
+    /// Checks a whole batch without changing anything: ``StoreChange/validate(_:)``.
     /// - Throws: ``DataSourceError`` naming the first problem.
     public static func validate(_ changes: [StoreChange]) throws(DataSourceError) {
-        for change in changes {
-            try validateTable(change.table)
-            switch change {
-            case .upsert(let table, let items):
-                for item in items { try validateItem(item, table: table) }
-            case .delete(let table, let ids):
-                for id in ids where ItemID.violation(in: id) != nil {
-                    throw DataSourceError.invalidID(table: table, id: id, reason: ItemID.violation(in: id) ?? "")
-                }
-            case .deleteAll:
-                break
-            }
-        }
+        try StoreChange.validate(changes)
     }
 
     /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step.
@@ -121,49 +109,6 @@ public struct TableSet: Sendable {
         for (name, changes) in touched { updateIndexes(table: name, changes) }
     }
 
-    static func validateTable(_ name: String) throws(DataSourceError) {
-        guard TableName.isValid(name) else { throw DataSourceError.invalidTableName(name) }
-    }
-
-    static func validateItem(_ item: JSONObject, table: String) throws(DataSourceError) {
-        guard let idValue = item["id"] else {
-            throw DataSourceError.invalidItem(table: table, reason: "it has no \"id\"")
-        }
-        guard case .string(let id) = idValue else {
-            throw DataSourceError.invalidItem(table: table, reason: "its \"id\" is not a string")
-        }
-        if let reason = ItemID.violation(in: id) {
-            throw DataSourceError.invalidID(table: table, id: id, reason: reason)
-        }
-        if let problem = storageProblem(in: .object(item), depth: 1) {
-            throw DataSourceError.invalidItem(table: table, reason: "item \(id) \(problem)")
-        }
-    }
-
-    /// The deepest nesting of arrays and objects an item may hold (the item itself is level 1). Stores wrap items
-    /// in a few levels of their own (a journal record), and every reader stops at ``JSONReader/maximumDepth``.
-    public static let maximumItemDepth = JSONReader.maximumDepth - 16
-
-    /// Why `value`, a container at nesting level `depth`, cannot be stored: a number JSON cannot hold, or nesting
-    /// deeper than ``maximumItemDepth``. One walk, no allocation.
-    private static func storageProblem(in value: JSONValue, depth: Int) -> String? {
-        switch value {
-        case .double(let number):
-            return number.isFinite ? nil : "holds NaN or infinity, which JSON cannot store"
-        case .array(let array):
-            if depth > maximumItemDepth { return "nests arrays and objects deeper than \(maximumItemDepth) levels" }
-            for element in array {
-                if let problem = storageProblem(in: element, depth: depth + 1) { return problem }
-            }
-            return nil
-        case .object(let object):
-            if depth > maximumItemDepth { return "nests arrays and objects deeper than \(maximumItemDepth) levels" }
-            for element in object.values {
-                if let problem = storageProblem(in: element, depth: depth + 1) { return problem }
-            }
-            return nil
-        default:
-            return nil
-        }
-    }
+    /// The deepest nesting of arrays and objects an item may hold: ``StoreChange/maximumItemDepth``.
+    public static var maximumItemDepth: Int { StoreChange.maximumItemDepth }
 }

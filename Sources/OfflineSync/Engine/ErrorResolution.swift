@@ -103,7 +103,7 @@ extension SyncContext {
 
     /// `item` with the operation's id (added when missing) and without `createdAt`, `updatedAt`, `deleted`.
     private static func resolutionItem(_ item: JSONObject, for operation: TableOperation) throws -> JSONObject {
-        var item = item.filter { $0.key != "createdAt" && $0.key != "updatedAt" && $0.key != "deleted" }
+        var item = SystemProperties.removingAllButVersion(from: item)
         if item["id"] == nil || item["id"] == .null { item["id"] = .string(operation.itemId) }
         let id = try itemID(of: item, table: operation.table)
         guard ItemID.key(id) == ItemID.key(operation.itemId) else {

@@ -151,7 +151,7 @@ extension SyncContext {
     /// Rejects values a store cannot hold (NaN, infinity), before anything is written.
     nonisolated static func validateContent(_ item: JSONObject, table: String) throws(SyncError) {
         do {
-            try TableSet.validate([.upsert(table: table, items: [item])])
+            try StoreChange.validate([.upsert(table: table, items: [item])])
         } catch {
             throw SyncError.invalidItem(table: table, reason: error.description)
         }

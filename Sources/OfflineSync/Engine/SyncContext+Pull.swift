@@ -85,7 +85,7 @@ extension SyncContext {
                 guard let id = item["id"]?.stringValue, ItemID.isValid(id), !pending.contains(ItemID.key(id)) else { continue }
                 if SystemProperties.isDeleted(item) {
                     deletes.append(id)
-                } else if (try? TableSet.validate([.upsert(table: table, items: [item])])) != nil {
+                } else if (try? StoreChange.validate([.upsert(table: table, items: [item])])) != nil {
                     upserts.append(item)
                 }
             }

@@ -90,7 +90,7 @@ public actor JournalDataSource: SyncContextDataSource {
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid table name.
     public func read(table: String, id: String) async throws -> JSONObject? {
         if isClosed { throw JournalError.closed }
-        try TableSet.validateTable(table)
+        try StoreChange.validateTable(table)
         return tables.item(table: table, id: id)
     }
 

@@ -5,25 +5,38 @@ import FoundationNetworking
 
 /// One `URLSession` exchange with a deadline that holds whatever the session does: the caller gets the answer, a
 /// `URLError(.timedOut)` at the deadline, or a `URLError(.cancelled)` when its task is cancelled, and never waits
-/// for an exchange it gave up on. (A task group would wait for the abandoned `data(for:)`, which on Linux can stay
+/// for an exchange it gave up on. (A task group would wait for the abandoned exchange, which on Linux can stay
 /// pending long after it was cancelled.)
+///
+/// The exchange is a completion-handler `URLSessionDataTask`, not `data(for:)` in a child task: cancelling a Swift
+/// task that awaits `data(for:)` runs the session's cancellation (a `sync` onto its work queue) while the runtime
+/// holds that task's status lock, and the work queue, finishing the same transfer, waits for that lock to resume
+/// the task: a deadlock seen in the test suite when a deadline and an answer arrived together. The data task is
+/// cancelled on a global queue, with no lock held.
 enum DeadlineExchange {
     static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration) async throws -> (Data, URLResponse) {
         let outcome = FirstOutcome()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.wait(with: continuation)
-                let exchange = Task {
-                    do { outcome.finish(.success(try await session.data(for: urlRequest))) } catch { outcome.finish(.failure(error)) }
+                let exchange = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error {
+                        outcome.finish(.failure(error))
+                    } else if let response {
+                        outcome.finish(.success((data ?? Data(), response)))
+                    } else {
+                        outcome.finish(.failure(URLError(.badServerResponse)))
+                    }
                 }
                 let timer = Task {
                     try? await Task.sleep(for: timeout)
                     outcome.finish(.failure(URLError(.timedOut)))
                 }
                 outcome.whenFinished {
-                    exchange.cancel()
                     timer.cancel()
+                    DispatchQueue.global().async { exchange.cancel() }
                 }
+                exchange.resume()
             }
         } onCancel: {
             outcome.finish(.failure(URLError(.cancelled)))

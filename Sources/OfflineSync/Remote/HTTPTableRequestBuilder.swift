@@ -16,9 +16,6 @@ struct HTTPTableRequestBuilder: Sendable {
     /// The `X-ZUMO-INSTALLATION-ID` value.
     var installationID: String
 
-    /// System properties the server owns; never sent in a body (the Node server rejects some of them).
-    static let systemProperties: Set<String> = ["createdat", "updatedat", "version", "deleted"]
-
     /// The `User-Agent` value.
     static var userAgent: String { "OfflineSync/\(OfflineSyncVersion.current) (lang=Swift)" }
 
@@ -100,7 +97,7 @@ struct HTTPTableRequestBuilder: Sendable {
 
     /// The JSON body: the item without system properties (matched case-insensitively).
     static func body(_ item: JSONObject) -> [UInt8] {
-        let sent = item.filter { !systemProperties.contains($0.key.lowercased()) }
+        let sent = SystemProperties.removingAll(from: item)
         var bytes: [UInt8] = []
         JSONWriter(sortedKeys: true).write(sent, into: &bytes)
         return bytes

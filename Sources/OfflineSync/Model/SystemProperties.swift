@@ -1,16 +1,27 @@
-/// The system properties of the table protocol, and the helpers push uses on them.
-enum SystemProperties {
-    /// `createdAt`, `updatedAt`, `version` and `deleted` (matched case-sensitively, as the reference SDK does).
-    static let names: Set<String> = ["createdAt", "updatedAt", "version", "deleted"]
+/// The system properties of the table protocol (`createdAt`, `updatedAt`, `version`, `deleted`), the one place
+/// that names them, and the helpers the engine, the HTTP remote and the in-process back end use on them.
+package enum SystemProperties {
+    /// The names as the servers write them.
+    static let names = ["createdAt", "updatedAt", "version", "deleted"]
+    private static let lowercasedNames = Set(names.map { $0.lowercased() })
 
-    /// The item without any system property (`id` stays): the body of an insert.
+    /// Whether `key` names a system property. Matched case-insensitively, as the servers bind JSON members:
+    /// a client never sends `UpdatedAt` either.
+    package static func isSystemProperty(_ key: String) -> Bool {
+        switch key.utf8.count {
+        case 7, 9: return lowercasedNames.contains(key.lowercased())
+        default: return false
+        }
+    }
+
+    /// The item without any system property (`id` stays): the body of an insert, and what the remote sends.
     static func removingAll(from item: JSONObject) -> JSONObject {
-        item.filter { !names.contains($0.key) }
+        item.filter { !isSystemProperty($0.key) }
     }
 
     /// The item without `createdAt`, `updatedAt` and `deleted`; `version` stays so the remote can send If-Match.
     static func removingAllButVersion(from item: JSONObject) -> JSONObject {
-        item.filter { $0.key == "version" || !names.contains($0.key) }
+        item.filter { $0.key == "version" || !isSystemProperty($0.key) }
     }
 
     /// Whether two items hold the same user fields, ignoring system properties and comparing ids
