@@ -8,8 +8,6 @@ public enum DataSourceError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidItem(table: String, reason: String)
     /// The query's arguments are invalid.
     case invalidQuery(QueryError)
-    /// The data source was closed; open a new one.
-    case closed
     /// An ``IndexDefinition`` given to a store is invalid (no fields, a bad field name, …).
     case invalidIndex(table: String, fields: [String], reason: String)
 
@@ -24,8 +22,6 @@ public enum DataSourceError: Error, Sendable, Hashable, CustomStringConvertible 
             return "An item for table \(table) is invalid: \(reason)."
         case .invalidQuery(let error):
             return error.description
-        case .closed:
-            return "The data source is closed; open it again to use it."
         case .invalidIndex(let table, let fields, let reason):
             return "The index on \(table)(\(fields.joined(separator: ", "))) is invalid: \(reason)."
         }

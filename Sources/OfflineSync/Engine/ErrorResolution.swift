@@ -40,10 +40,10 @@ extension SyncContext {
         try await holding(writeGate) {
             var operation = try await currentOperation(for: error)
             operation.kind = kind
-            var changes: [StoreChange] = [.delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])]
+            var changes: [StoreChange] = [OperationErrorStore.removing(operations: [operation.id])]
             var item = item
             if item["id"] == nil || item["id"] == .null { item["id"] = .string(operation.itemId) }
-            _ = try Self.resolutionItem(item, for: operation)
+            try Self.checkID(of: item, for: operation)
             try Self.validateContent(item, table: operation.table)
             operation.revision += 1
             if operation.kind == .delete {
@@ -105,12 +105,17 @@ extension SyncContext {
     private static func resolutionItem(_ item: JSONObject, for operation: TableOperation) throws -> JSONObject {
         var item = SystemProperties.removingAllButVersion(from: item)
         if item["id"] == nil || item["id"] == .null { item["id"] = .string(operation.itemId) }
+        try checkID(of: item, for: operation)
+        try validateContent(item, table: operation.table)
+        return item
+    }
+
+    /// Throws unless `item`'s id is the failed operation's (compared case-insensitively).
+    private static func checkID(of item: JSONObject, for operation: TableOperation) throws {
         let id = try itemID(of: item, table: operation.table)
         guard ItemID.key(id) == ItemID.key(operation.itemId) else {
             throw SyncError.invalidItem(table: operation.table,
                                         reason: "its id \"\(id)\" is not the id \"\(operation.itemId)\" of the failed operation")
         }
-        try validateContent(item, table: operation.table)
-        return item
     }
 }

@@ -20,6 +20,11 @@ enum OperationErrorStore {
         return .upsert(table: EngineTables.errors, items: [row])
     }
 
+    /// The change that removes the error rows of these operations (missing rows are no error).
+    static func removing(operations ids: [Int64]) -> StoreChange {
+        .delete(table: EngineTables.errors, ids: ids.map(EngineTables.rowID(forOperation:)))
+    }
+
     /// Every recorded error, in queue order.
     static func errors(in dataSource: any SyncContextDataSource) async throws -> [TableOperationError] {
         let rows = try await dataSource.read(Query(table: EngineTables.errors, orderBy: [.ascending("opId")])).items

@@ -68,8 +68,8 @@ struct PendingOperationQueue: Sendable {
 
     /// The changes that remove `operation` and its error row.
     func removing(_ operationId: Int64) -> [StoreChange] {
-        let rowID = EngineTables.rowID(forOperation: operationId)
-        return [.delete(table: EngineTables.operations, ids: [rowID]), .delete(table: EngineTables.errors, ids: [rowID])]
+        [.delete(table: EngineTables.operations, ids: [EngineTables.rowID(forOperation: operationId)]),
+         OperationErrorStore.removing(operations: [operationId])]
     }
 
     private static let counterRowID = "operationCounter"

@@ -14,10 +14,10 @@ extension SyncContext {
                     if let busy = operations.first(where: { inFlight.contains($0.id) }) {
                         throw SyncError.operationInFlight(operationId: busy.id, table: table, itemId: busy.itemId)
                     }
-                    let rowIDs = operations.map { EngineTables.rowID(forOperation: $0.id) }
+                    let ids = operations.map(\.id)
                     try await apply([
-                        .delete(table: EngineTables.operations, ids: rowIDs),
-                        .delete(table: EngineTables.errors, ids: rowIDs),
+                        .delete(table: EngineTables.operations, ids: ids.map(EngineTables.rowID(forOperation:))),
+                        OperationErrorStore.removing(operations: ids),
                         DeltaTokenStore.removingAll(table: table),
                         .deleteAll(table: table, matching: nil),
                     ])

@@ -71,9 +71,8 @@ enum PushOutcome: Sendable {
         let serverVersion = SystemProperties.version(of: serverItem)
         switch resolution {
         case .fail:
-            return .record(message: statusCode == 409
-                ? "The server already has an item with this id (409 Conflict)."
-                : "The item changed on the server since it was read (412 Precondition Failed).")
+            let error: RemoteError = statusCode == 409 ? .conflict(serverItem: serverItem) : .preconditionFailed(serverItem: serverItem)
+            return .record(message: error.description)
         case .useServer:
             guard let serverItem else {
                 return .record(message: "The conflict was resolved with .useServer, but the server sent no item to use.")

@@ -138,7 +138,7 @@ extension SyncContext {
     /// (``PushOutcome/landedEarlier(serverItem:)``) is answered by sending the pending change again over the
     /// server's version; any other 409/412 goes to the conflict handler. At most ``maximumSendRounds`` requests.
     /// Never throws: every failure is an outcome.
-    private func send(_ prepared: PreparedOperation) async -> PushOutcome {
+    private func send(_ prepared: PreparedOperation) async -> SentOperation {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
         var operation = prepared.operation
         var kind = operation.kind
@@ -185,8 +185,12 @@ extension SyncContext {
                         return .failed(statusCode: nil, message: "The resend could not be recorded: \(error)", serverItem: serverItem)
                     }
                 }
-            case let outcome:
-                return outcome
+            case .succeeded(let serverItem):
+                return .succeeded(serverItem: serverItem)
+            case .failed(let status, let message, let serverItem):
+                return .failed(statusCode: status, message: message, serverItem: serverItem)
+            case .abort(let reason, let underlying):
+                return .abort(reason, underlying)
             }
             switch step {
             case .record(let message):
@@ -210,7 +214,7 @@ extension SyncContext {
     /// Applies the outcome in one `apply`: on success removes the operation and stores the server's item
     /// (unless a newer operation exists for the item); otherwise folds the operations queued behind it for the same
     /// item into it (``foldingLater(into:)``) and, for a failure, records the error.
-    private func finish(_ prepared: PreparedOperation, _ outcome: PushOutcome) async throws -> FinishedOperation {
+    private func finish(_ prepared: PreparedOperation, _ outcome: SentOperation) async throws -> FinishedOperation {
         let operation = prepared.operation
         return try await holding(writeGate) {
             defer { inFlight.remove(operation.id) }
@@ -223,10 +227,6 @@ extension SyncContext {
                 return .aborted(reason, underlying)
             case .failed(let status, let message, let serverItem):
                 failure = (status, message, serverItem)
-            case .conflict(let serverItem, let status):
-                failure = (status, "Unresolved conflict.", serverItem)
-            case .landedEarlier(let serverItem):
-                failure = (412, "Unresolved conflict.", serverItem)
             case .succeeded(let serverItem):
                 return try await recordSuccess(of: operation, serverItem: serverItem)
             }
@@ -285,4 +285,14 @@ extension SyncContext {
         }
         return .pushed
     }
+}
+
+/// How sending one operation ended, conflicts settled: what ``SyncContext`` records for it.
+private enum SentOperation: Sendable {
+    /// The server accepted the operation (or it counts as accepted); `serverItem` is its copy, when any.
+    case succeeded(serverItem: JSONObject?)
+    /// The operation failed; record an error and go on with the next operation.
+    case failed(statusCode: Int?, message: String, serverItem: JSONObject?)
+    /// Stop the push; every unsent operation stays queued.
+    case abort(PushError.Reason, RemoteError?)
 }

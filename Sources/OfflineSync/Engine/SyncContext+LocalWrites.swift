@@ -74,9 +74,7 @@ extension SyncContext {
         }
         let decision = OperationCollapse.decide(pending: latest?.kind, attempted: latest?.attempted ?? false,
                                                 inFlight: latest.map { inFlight.contains($0.id) } ?? false, action: action)
-        let errorRow = { (operation: TableOperation) in
-            StoreChange.delete(table: EngineTables.errors, ids: [EngineTables.rowID(forOperation: operation.id)])
-        }
+        let errorRow = { (operation: TableOperation) in OperationErrorStore.removing(operations: [operation.id]) }
         var queueChanges: [StoreChange]
         var newLatest: TableOperation?
         switch (decision, latest) {

@@ -82,10 +82,11 @@ extension SyncContext {
             let pending = try await queue.pendingItemKeys(table: table)
             var upserts: [JSONObject] = [], deletes: [String] = []
             for item in items {
-                guard let id = item["id"]?.stringValue, ItemID.isValid(id), !pending.contains(ItemID.key(id)) else { continue }
+                guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }
+                // Each record is checked once, with the store's own rules; one it could not store is skipped.
                 if SystemProperties.isDeleted(item) {
-                    deletes.append(id)
-                } else if (try? StoreChange.validate([.upsert(table: table, items: [item])])) != nil {
+                    if ItemID.isValid(id) { deletes.append(id) }
+                } else if (try? StoreChange.validateItem(item, table: table)) != nil {
                     upserts.append(item)
                 }
             }

@@ -32,8 +32,9 @@ struct BenchRunTests {
     }
 
     @Test func quickJSONRunEmitsEveryMetricWithItsUnitAndASummary() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-" + UUID().uuidString)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let lines = try await run(["--quick", "--json", "--dir", directory.path], factory: BenchCommand.storeFactory(BenchOptions()))
         var units: [String: String] = [:]
         for line in lines.dropLast() {

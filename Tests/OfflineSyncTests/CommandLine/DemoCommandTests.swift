@@ -4,8 +4,9 @@ import Testing
 /// The README's main command must work: the demo runs end to end in a temporary directory.
 struct DemoCommandTests {
     @Test func demoRunsEveryStepAndSucceeds() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let outcome = try await ToolProcess.run(["demo", "--dir", directory.path])
         #expect(outcome.status == 0, "\(outcome.standardOutput)\n\(outcome.standardError)")
         for step in 1...10 { #expect(outcome.standardOutput.contains("\n\(step). ")) }
@@ -21,18 +22,19 @@ struct DemoCommandTests {
     }
 
     @Test func demoRefusesANonEmptyDirectory() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-full-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = TemporaryDirectory(creating: true)
+        defer { temporary.remove() }
+        let directory = temporary.url
         try Data("x".utf8).write(to: directory.appendingPathComponent("keep.txt"))
-        defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await ToolProcess.run(["demo", "--dir", directory.path])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("not empty"))
     }
 
     @Test func demoAgainstAnUnreachableServerFailsWithAMessage() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-down-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
         let outcome = try await ToolProcess.run(["demo", "--dir", directory.path, "--url", "http://127.0.0.1:9", "--verbose"])
         #expect(outcome.status == 1)
@@ -43,8 +45,9 @@ struct DemoCommandTests {
     }
 
     @Test func verboseDemoPrintsEachCallToTheBackEnd() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-demo-verbose-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let outcome = try await ToolProcess.run(["demo", "--dir", directory.path, "--verbose"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("[remote] insert TodoItem/"))

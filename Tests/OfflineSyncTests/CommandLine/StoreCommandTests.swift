@@ -17,8 +17,9 @@ struct StoreCommandTests {
     }
 
     @Test func inspectListsQueuedOperationsErrorsAndTokens() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-queue-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let store = try await JournalDataSource(directory: directory)
         let context = SyncContext(dataSource: store, remote: FailingRemote())
         try await context.table("TodoItem").insert(["id": "a1", "text": "x"])
@@ -119,9 +120,9 @@ struct StoreCommandTests {
 
     @Test(arguments: ["inspect", "dump", "verify", "repair", "compact"])
     func commandsRefuseADirectoryWithoutAStore(_ command: String) async throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("cli-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: empty) }
+        let temporary = TemporaryDirectory(creating: true)
+        defer { temporary.remove() }
+        let empty = temporary.url
         let outcome = try await ToolProcess.run([command, empty.path])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("holds no journal store"))

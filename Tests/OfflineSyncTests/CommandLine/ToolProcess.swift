@@ -36,10 +36,11 @@ struct ToolProcess {
                        standardError: String(decoding: err, as: UTF8.self))
     }
 
-    /// A copy of the journal fixture `name` (`valid`, `torn-tail`, `mid-log-corrupted`) in a new temporary directory.
+    /// A copy of the journal fixture `name` (`valid`, `torn-tail`, `mid-log-corrupted`) in a new temporary directory
+    /// (the caller removes it).
     static func fixtureCopy(_ name: String) throws -> URL {
         let source = BuiltProducts.repositoryRoot.appendingPathComponent("Fixtures/journal/\(name)")
-        let target = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(name)-\(UUID().uuidString)")
+        let target = TemporaryDirectory().url
         try FileManager.default.copyItem(at: source, to: target)
         return target
     }

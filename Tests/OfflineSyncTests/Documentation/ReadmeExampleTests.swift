@@ -21,8 +21,9 @@ struct ReadmeExampleTests {
     }
 
     @Test func quickStartWorks() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let store = try await JournalDataSource(directory: directory)
         let remote = InMemoryRemote()
         let context = SyncContext(dataSource: store, remote: remote, conflictHandler: KeepCompletion())

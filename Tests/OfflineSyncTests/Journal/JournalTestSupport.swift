@@ -2,22 +2,6 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// A fresh temporary directory for one test, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-    var path: String { url.path }
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-tests-\(UUID().uuidString)", isDirectory: true)
-    }
-
-    /// The store directory inside it.
-    var store: URL { url.appendingPathComponent("store", isDirectory: true) }
-    var storePath: String { store.path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// Items and batches used across the journal tests.
 enum Sample {
     static func item(_ id: String, _ value: Int64, text: String = "hello") -> JSONObject {

@@ -99,15 +99,10 @@ struct TransportPolicyTests {
 
 /// Installation ids kept across launches.
 struct InstallationIDTests {
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("installation-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func storedIDIsMadeOnceAndKept() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory(creating: true)
+        defer { temporary.remove() }
+        let directory = temporary.url
         let first = try InstallationID.stored(in: directory)
         #expect(try InstallationID.stored(in: directory) == first)
         #expect(UUID(uuidString: first) != nil)
@@ -115,8 +110,9 @@ struct InstallationIDTests {
 
     @Test(arguments: ["", "has space", "line\nbreak", String(repeating: "x", count: 129)])
     func unusableStoredIDIsReplaced(content: String) throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory(creating: true)
+        defer { temporary.remove() }
+        let directory = temporary.url
         try Data(content.utf8).write(to: directory.appendingPathComponent(InstallationID.fileName))
         let id = try InstallationID.stored(in: directory)
         #expect(id != content)
@@ -124,8 +120,9 @@ struct InstallationIDTests {
     }
 
     @Test func surroundingWhiteSpaceIsIgnored() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory(creating: true)
+        defer { temporary.remove() }
+        let directory = temporary.url
         try Data("my-id\n".utf8).write(to: directory.appendingPathComponent(InstallationID.fileName))
         #expect(try InstallationID.stored(in: directory) == "my-id")
     }
