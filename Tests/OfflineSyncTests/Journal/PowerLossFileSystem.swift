@@ -1,0 +1,226 @@
+import Foundation
+import OfflineSyncTesting
+@testable import OfflineSync
+
+/// A ``FileSystem`` over the real one that remembers what the disk has made durable, so that a test can cut the
+/// power at any changing operation and see a disk as it could be afterwards.
+///
+/// The model: a file's data is durable as of its last `sync`; a directory entry (a creation, rename or removal) is
+/// durable once its directory is synced. After the power fails:
+/// - a prefix of the unsynced directory operations has happened (a journaling file system commits them in order);
+/// - every file holds its synced bytes, overlaid with a prefix of its unsynced pages (4 KiB), possibly followed by
+///   one torn page (a prefix of that page's new bytes), the rest as it was last synced.
+/// The choices come from a seed, so every outcome can be replayed.
+final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
+    static let pageSize = 4096
+
+    private enum DirectoryOperation {
+        case create(String, Int)
+        case rename(String, String)
+        case remove(String)
+    }
+
+    private let base = POSIXFileSystem()
+    private let mutex = NSLock()
+    /// Name → file number: as the directory is now, and as it was last synced.
+    private var currentNames: [String: Int] = [:]
+    private var durableNames: [String: Int] = [:]
+    private var pending: [DirectoryOperation] = []
+    /// File number → bytes: as the file is now, and as it was last synced.
+    private var current: [Int: [UInt8]] = [:]
+    private var durable: [Int: [UInt8]] = [:]
+    private var openFiles: [Int32: Int] = [:]
+    private var nextFile = 0
+    private var mutationsLeft: Int?
+    private(set) var mutations = 0
+
+    /// Whether the power failed (every call since has failed with EIO).
+    private(set) var poweredOff = false
+
+    /// Fails the power at the changing operation number `count` (0 is the first): that operation and every later
+    /// call fail with EIO and change nothing.
+    init(failingAt count: Int? = nil) {
+        mutationsLeft = count
+    }
+
+    /// The files of directory `path` as the disk could hold them after the power failed now, by name.
+    func diskAfterPowerLoss(in path: String, seed: UInt64) -> [String: [UInt8]] {
+        mutex.withLock {
+            var random = SplitMix64(seed: seed)
+            var names = durableNames
+            for operation in pending.prefix(Int.random(in: 0...pending.count, using: &random)) {
+                switch operation {
+                case .create(let name, let file): names[name] = file
+                case .rename(let source, let destination): names[destination] = names.removeValue(forKey: source)
+                case .remove(let name): names[name] = nil
+                }
+            }
+            var disk: [String: [UInt8]] = [:]
+            for (name, file) in names where Self.directory(of: name) == path {
+                disk[(name as NSString).lastPathComponent] = Self.afterPowerLoss(synced: durable[file] ?? [], now: current[file] ?? [],
+                                                                                 random: &random)
+            }
+            return disk
+        }
+    }
+
+    private static func directory(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+    /// The synced bytes overlaid with a prefix of the pages written since, and maybe one torn page.
+    private static func afterPowerLoss(synced: [UInt8], now: [UInt8], random: inout SplitMix64) -> [UInt8] {
+        let pages = (now.count + pageSize - 1) / pageSize
+        let kept = Int.random(in: 0...pages, using: &random)
+        var newBytes = min(now.count, kept * pageSize)
+        if kept < pages, Bool.random(using: &random) {
+            newBytes += Int.random(in: 0..<min(pageSize, now.count - newBytes), using: &random)
+        }
+        var bytes = Array(now[0..<newBytes])
+        if synced.count > newBytes { bytes += synced[newBytes...] }
+        return bytes
+    }
+
+    /// Counts a changing operation; throws EIO at and after the power failure.
+    private func change(_ operation: String, _ path: String) throws(JournalError) {
+        let failed: Bool = mutex.withLock {
+            if poweredOff { return true }
+            if let left = mutationsLeft {
+                if left == 0 {
+                    poweredOff = true
+                    return true
+                }
+                mutationsLeft = left - 1
+            }
+            mutations += 1
+            return false
+        }
+        if failed { throw JournalError.io(operation: operation, path: path, errno: 5) }
+    }
+
+    private func check(_ operation: String, _ path: String) throws(JournalError) {
+        if mutex.withLock({ poweredOff }) { throw JournalError.io(operation: operation, path: path, errno: 5) }
+    }
+
+    func open(_ path: String, mode: OpenMode) throws(JournalError) -> FileDescriptor {
+        let creating = mode == .createNew || (mode == .createOrOpen && !base.fileExists(path))
+        if creating { try change("open", path) } else { try check("open", path) }
+        let file = try base.open(path, mode: mode)
+        mutex.withLock {
+            if creating {
+                nextFile += 1
+                currentNames[path] = nextFile
+                current[nextFile] = []
+                pending.append(.create(path, nextFile))
+            }
+            openFiles[file.raw] = currentNames[path]
+        }
+        return file
+    }
+
+    func close(_ file: FileDescriptor) {
+        mutex.withLock { openFiles[file.raw] = nil }
+        base.close(file)
+    }
+
+    func size(_ file: FileDescriptor) throws(JournalError) -> Int64 {
+        try check("size", file.path)
+        return try base.size(file)
+    }
+
+    func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(JournalError) -> Int {
+        try check("read", file.path)
+        return try base.read(file, into: buffer, at: offset)
+    }
+
+    func write(_ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(JournalError) -> Int {
+        try change("write", file.path)
+        let written = try base.write(file, bytes, at: offset)
+        mutex.withLock {
+            guard let number = openFiles[file.raw] else { return }
+            var content = current[number] ?? []
+            let end = Int(offset) + written
+            if content.count < end { content += [UInt8](repeating: 0, count: end - content.count) }
+            content.replaceSubrange(Int(offset)..<end, with: bytes.prefix(written))
+            current[number] = content
+        }
+        return written
+    }
+
+    func sync(_ file: FileDescriptor) throws(JournalError) {
+        try change("sync", file.path)
+        try base.sync(file)
+        mutex.withLock {
+            guard let number = openFiles[file.raw] else { return }
+            durable[number] = current[number]
+        }
+    }
+
+    func truncate(_ file: FileDescriptor, to length: Int64) throws(JournalError) {
+        try change("truncate", file.path)
+        try base.truncate(file, to: length)
+        mutex.withLock {
+            guard let number = openFiles[file.raw], var content = current[number] else { return }
+            if content.count > Int(length) { content.removeSubrange(Int(length)...) } else {
+                content += [UInt8](repeating: 0, count: Int(length) - content.count)
+            }
+            current[number] = content
+        }
+    }
+
+    func rename(_ source: String, to destination: String) throws(JournalError) {
+        try change("rename", source)
+        try base.rename(source, to: destination)
+        mutex.withLock {
+            currentNames[destination] = currentNames.removeValue(forKey: source)
+            pending.append(.rename(source, destination))
+        }
+    }
+
+    func remove(_ path: String) throws(JournalError) {
+        try change("remove", path)
+        try base.remove(path)
+        mutex.withLock {
+            currentNames[path] = nil
+            pending.append(.remove(path))
+        }
+    }
+
+    func syncDirectory(_ path: String) throws(JournalError) {
+        try change("syncDirectory", path)
+        try base.syncDirectory(path)
+        mutex.withLock {
+            // Every entry of this directory is durable now; entries of other directories keep waiting.
+            var kept: [DirectoryOperation] = []
+            var names = durableNames
+            for operation in pending {
+                switch operation {
+                case .create(let name, let file) where Self.directory(of: name) == path: names[name] = file
+                case .rename(let source, let destination) where Self.directory(of: source) == path:
+                    names[destination] = names.removeValue(forKey: source)
+                case .remove(let name) where Self.directory(of: name) == path: names[name] = nil
+                default: kept.append(operation)
+                }
+            }
+            durableNames = names
+            pending = kept
+        }
+    }
+
+    func makeDirectory(_ path: String) throws(JournalError) {
+        try check("makeDirectory", path)
+        try base.makeDirectory(path)
+    }
+
+    func contentsOfDirectory(_ path: String) throws(JournalError) -> [String] {
+        try check("list", path)
+        return try base.contentsOfDirectory(path)
+    }
+
+    func fileExists(_ path: String) -> Bool { base.fileExists(path) }
+
+    func lockExclusively(_ file: FileDescriptor) throws(JournalError) -> Bool {
+        try check("lock", file.path)
+        return try base.lockExclusively(file)
+    }
+
+    func unlock(_ file: FileDescriptor) { base.unlock(file) }
+}

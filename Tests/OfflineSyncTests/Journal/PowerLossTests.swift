@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+
+/// Power loss at every changing file operation of a workload (applies, a compaction and its manifest switches,
+/// close), each with several seeded disks the file system could leave (``PowerLossFileSystem``): the store always
+/// opens, never holds half a batch, and keeps every batch its durability promised.
+struct PowerLossTests {
+    /// Disks tried per crash point; `OFFLINESYNC_FUZZ=<factor>` multiplies them.
+    static let outcomesPerPoint = FuzzBudget.cases(3)
+    static let batches = 10
+
+    /// What a run of the workload acknowledged before the power failed.
+    struct Run {
+        var acknowledged: Set<Int> = []
+        /// Batches acknowledged before a sync that covers them (a compaction or close): durable even when buffered.
+        var synced: Set<Int> = []
+        var poweredOff = false
+    }
+
+    /// Single writer: batches 1…10 in order, a compaction after batch 5, then close.
+    static func singleWriter(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: PowerLossFileSystem) async -> Run {
+        var run = Run()
+        var store: JournalDataSource?
+        do {
+            var options = JournalOptions(durability: durability)
+            options.automaticCompaction = false
+            let opened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
+            store = opened
+            for n in 1...batches {
+                try await opened.apply(Sample.batch(n))
+                run.acknowledged.insert(n)
+                if n == 5 {
+                    try await opened.compact()
+                    run.synced = run.acknowledged
+                }
+            }
+            try await opened.close()
+            run.synced = run.acknowledged
+        } catch {}
+        if let store { try? await store.close() }
+        run.poweredOff = fileSystem.poweredOff
+        return run
+    }
+
+    /// Group commit: four writers of four batches each, a compaction by the first writer half way.
+    static func groupedWriters(_ directory: TemporaryDirectory, _ fileSystem: PowerLossFileSystem) async -> Run {
+        let acknowledged = Acknowledged()
+        var store: JournalDataSource?
+        do {
+            var options = JournalOptions(durability: .grouped)
+            options.automaticCompaction = false
+            let opened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
+            store = opened
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for step in 1...4 {
+                            let n = writer * 10 + step
+                            do { try await opened.apply(Sample.batch(n)) } catch { return }
+                            acknowledged.insert(n)
+                            if writer == 0, step == 2 { try? await opened.compact() }
+                        }
+                    }
+                }
+            }
+            try await opened.close()
+        } catch {}
+        if let store { try? await store.close() }
+        return Run(acknowledged: acknowledged.all, synced: acknowledged.all, poweredOff: fileSystem.poweredOff)
+    }
+
+    /// Writes the disk the power loss left in place of the store's directory and opens it for real.
+    static func reopenAfterPowerLoss(_ directory: TemporaryDirectory, _ fileSystem: PowerLossFileSystem, seed: UInt64) async throws -> JournalDataSource {
+        let disk = fileSystem.diskAfterPowerLoss(in: directory.storePath, seed: seed)
+        try? FileManager.default.removeItem(at: directory.store)
+        try FileManager.default.createDirectory(at: directory.store, withIntermediateDirectories: true)
+        for (name, bytes) in disk { try writeBytes(bytes, to: directory.store.appendingPathComponent(name).path) }
+        return try await JournalDataSource.open(directory.storePath)
+    }
+
+    /// Runs `workload` with the power failing at every changing operation in turn until a run ends without
+    /// failing, and checks every seeded disk of each.
+    static func sweep(_ label: String, batches all: [Int], prefixOnly: Bool = false,
+                      _ workload: (TemporaryDirectory, PowerLossFileSystem) async -> Run) async throws -> Int {
+        var point = 0
+        while true {
+            for outcome in 0..<outcomesPerPoint {
+                let directory = TemporaryDirectory()
+                defer { directory.remove() }
+                let fileSystem = PowerLossFileSystem(failingAt: point)
+                let run = await workload(directory, fileSystem)
+                if !run.poweredOff { return point }
+                let seed = UInt64(point * 1000 + outcome)
+                let store: JournalDataSource
+                do {
+                    store = try await reopenAfterPowerLoss(directory, fileSystem, seed: seed)
+                } catch {
+                    Issue.record("\(label): power lost at operation \(point) (seed \(seed)): the store does not open: \(error)")
+                    continue
+                }
+                var present: [Int] = []
+                for n in all where try await Sample.holds(store, batch: n) { present.append(n) }
+                let required = prefixOnly ? run.synced : run.acknowledged
+                #expect(required.isSubset(of: Set(present)), "\(label), operation \(point), seed \(seed): lost \(required.subtracting(present).sorted())")
+                if prefixOnly, let last = present.max() {
+                    #expect(present == Array(1...last), "\(label), operation \(point), seed \(seed): kept \(present), not a prefix")
+                }
+                try await store.close()
+            }
+            point += 1
+        }
+    }
+
+    @Test(arguments: [Durability.always, .buffered])
+    func aSingleWriterLosesNothingItWasPromisedAtAnyPowerLoss(durability: Durability) async throws {
+        let points = try await Self.sweep("\(durability)", batches: Array(1...Self.batches), prefixOnly: durability == .buffered) {
+            await Self.singleWriter($0, durability, $1)
+        }
+        #expect(points > 30, "the workload has \(points) changing operations")
+    }
+
+    @Test func groupCommitLosesNothingAcknowledgedAtAnyPowerLoss() async throws {
+        let all = (0..<4).flatMap { writer in (1...4).map { writer * 10 + $0 } }
+        let points = try await Self.sweep("grouped", batches: all) { await Self.groupedWriters($0, $1) }
+        #expect(points > 10, "the workload has \(points) changing operations")
+    }
+}
+
+/// The batch numbers the grouped writers had acknowledged.
+private final class Acknowledged: @unchecked Sendable {
+    private let lock = NSLock()
+    private var numbers: Set<Int> = []
+
+    func insert(_ n: Int) { lock.withLock { _ = numbers.insert(n) } }
+    var all: Set<Int> { lock.withLock { numbers } }
+}
