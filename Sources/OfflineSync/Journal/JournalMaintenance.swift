@@ -56,7 +56,8 @@ extension JournalDataSource {
 
     /// Moves the damaged part of the store aside (renamed or copied to `*.broken`, kept) and leaves the valid
     /// prefix, which then opens. A damaged snapshot moves the snapshot and every journal aside, leaving an empty
-    /// store. Takes the store's lock for the duration.
+    /// store; a missing or damaged manifest is rebuilt from the files present (Docs/JournalFormat.md, "Opening and recovery").
+    /// Takes the store's lock for the duration.
     /// - Throws: ``JournalError/locked(directory:)`` while the store is open, and I/O errors.
     public static func repair(directory: URL) async throws -> JournalRepairReport {
         try await repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
@@ -113,9 +114,29 @@ extension JournalDataSource {
     }
 
     static func repair(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalRepairReport {
-        try await withLockedReading(path: path, fileSystem: fileSystem) { (layout, reading) throws(JournalError) in
+        var rebuilt = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
+        let storeRemains = try await ManifestRebuild.rebuildIfNeeded(StoreLayout(directory: path), fileSystem: fileSystem) {
+            (source) throws(JournalError) in try moveAside(source, fileSystem: fileSystem, into: &rebuilt)
+        }
+        guard storeRemains else { return rebuilt }
+        var report = try await withLockedReading(path: path, fileSystem: fileSystem) { (layout, reading) throws(JournalError) in
             try moveDamagedPartsAside(layout, reading, fileSystem: fileSystem)
         }
+        report.movedAside = rebuilt.movedAside + report.movedAside
+        report.bytesMovedAside += rebuilt.bytesMovedAside
+        return report
+    }
+
+    /// Renames `source` to a `*.broken` name beside it and counts it in `report`; a missing file is skipped.
+    private static func moveAside(_ source: String, fileSystem: any FileSystem, into report: inout JournalRepairReport) throws(JournalError) {
+        guard fileSystem.fileExists(source) else { return }
+        let target = uniqueName(source, fileSystem: fileSystem)
+        let file = try fileSystem.open(source, mode: .readOnly)
+        let size = (try? fileSystem.size(file)) ?? 0
+        fileSystem.close(file)
+        try fileSystem.rename(source, to: target)
+        report.movedAside.append(target)
+        report.bytesMovedAside += size
     }
 
     /// Repair proper, under the lock: moves what `reading` found damaged aside and rewrites the manifest.
@@ -125,14 +146,7 @@ extension JournalDataSource {
         var report = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
         let manifest = reading.manifest
         func moveAside(_ source: String) throws(JournalError) {
-            guard fileSystem.fileExists(source) else { return }
-            let target = uniqueName(source, fileSystem: fileSystem)
-            let file = try fileSystem.open(source, mode: .readOnly)
-            let size = (try? fileSystem.size(file)) ?? 0
-            fileSystem.close(file)
-            try fileSystem.rename(source, to: target)
-            report.movedAside.append(target)
-            report.bytesMovedAside += size
+            try Self.moveAside(source, fileSystem: fileSystem, into: &report)
         }
         if reading.snapshotProblem != nil {
             if let snapshot = manifest.snapshot { try moveAside(layout.snapshotPath(snapshot)) }
@@ -145,6 +159,8 @@ extension JournalDataSource {
         }
         var kept: [Int64] = []
         for scan in reading.journals {
+            // A journal that is gone ends the valid prefix before it.
+            guard fileSystem.fileExists(scan.path) else { break }
             report.recordsKept += scan.recordCount
             kept.append(scan.generation)
             guard let problem = scan.problem else { continue }
@@ -161,6 +177,12 @@ extension JournalDataSource {
             break
         }
         for generation in manifest.journals where !kept.contains(generation) { try moveAside(layout.journalPath(generation)) }
+        if kept.isEmpty {
+            let generation = manifest.generation + 1
+            let base = reading.snapshot?.lastSequence ?? 0
+            try fileSystem.writeNewFile(layout.journalPath(generation), JournalRecord.headerLine(generation: generation, baseSequence: base))
+            kept = [generation]
+        }
         try fileSystem.syncDirectory(layout.directory)
         if kept != manifest.journals {
             try Manifest(snapshot: manifest.snapshot, journals: kept).write(layout, fileSystem: fileSystem)

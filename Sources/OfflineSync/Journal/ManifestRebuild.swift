@@ -1,0 +1,52 @@
+/// Repair's first step when the manifest (`CURRENT`) is missing or damaged but journal or snapshot files remain: a
+/// new manifest from the files present, so that the rest of repair can keep their valid prefix.
+///
+/// It names the newest snapshot and every journal from that snapshot's generation on (every journal when there is
+/// no snapshot), which is what the manifest named at any step of a compaction: older generations are only left
+/// behind by a compaction whose deletions did not happen. When no journal remains, an empty one continues the
+/// snapshot's sequence. The damaged manifest is moved aside (`CURRENT.broken`), never deleted.
+enum ManifestRebuild {
+    /// Rebuilds the manifest when it needs it, moving a damaged one aside with `moveAside`; takes the store's lock
+    /// meanwhile. Returns false when a damaged manifest was all there was: it is moved aside and the directory holds
+    /// no store any more (the next open creates an empty one).
+    static func rebuildIfNeeded(_ layout: StoreLayout, fileSystem: any FileSystem,
+                                moveAside: (String) throws(JournalError) -> Void) async throws(JournalError) -> Bool {
+        let exists = fileSystem.fileExists(layout.manifestPath)
+        if exists, (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != nil { return true }
+        let names = try fileSystem.contentsOfDirectory(layout.directory)
+        let snapshots = names.compactMap { generation(in: $0, prefix: "snapshot.", suffix: ".json") }
+        let journals = names.compactMap { generation(in: $0, prefix: "journal.", suffix: ".jsonl") }
+        guard exists || !snapshots.isEmpty || !journals.isEmpty else { return true }
+        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
+        defer { lock.close() }
+        guard !snapshots.isEmpty || !journals.isEmpty else {
+            try moveAside(layout.manifestPath)
+            return false
+        }
+        let snapshot = snapshots.max()
+        var kept = journals.filter { $0 >= (snapshot ?? 1) }.sorted()
+        if kept.isEmpty {
+            let generation = (journals + snapshots).max().map { $0 + 1 } ?? 1
+            let base = await lastSequence(ofSnapshot: snapshot, layout, fileSystem: fileSystem)
+            try fileSystem.writeNewFile(layout.journalPath(generation), JournalRecord.headerLine(generation: generation, baseSequence: base))
+            kept = [generation]
+        }
+        if fileSystem.fileExists(layout.manifestPath) { try moveAside(layout.manifestPath) }
+        try Manifest(snapshot: snapshot, journals: kept).write(layout, fileSystem: fileSystem)
+        return true
+    }
+
+    /// The generation in a store file's name (`journal.3.jsonl` → 3), or nil.
+    static func generation(in name: String, prefix: String, suffix: String) -> Int64? {
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+        return Int64(name.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The last sequence the snapshot holds (0 without one, or when it cannot be read: repair then moves it aside).
+    private static func lastSequence(ofSnapshot generation: Int64?, _ layout: StoreLayout, fileSystem: any FileSystem) async -> Int64 {
+        guard let generation, let bytes = try? fileSystem.readFile(layout.snapshotPath(generation)),
+              let snapshot = try? await SnapshotReader.read(bytes, path: layout.snapshotPath(generation))
+        else { return 0 }
+        return snapshot.lastSequence
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+
+/// `repair` of a store whose manifest (`CURRENT`) is damaged or gone: found by the damage fuzz, where such stores
+/// could not be repaired and so never opened again.
+struct ManifestRepairTests {
+    /// A closed store with batches 1…3 in snapshot 2 and 4…5 in journal 2.
+    private func makeStore(_ directory: TemporaryDirectory) async throws {
+        let store = try await JournalDataSource.open(directory.storePath)
+        for n in 1...3 { try await store.apply(Sample.batch(n)) }
+        try await store.compact()
+        for n in 4...5 { try await store.apply(Sample.batch(n)) }
+        try await store.close()
+    }
+
+    private func expectBatches(_ directory: TemporaryDirectory, _ expected: ClosedRange<Int>?) async throws {
+        let store = try await JournalDataSource.open(directory.storePath)
+        for n in 1...5 { #expect(try await Sample.holds(store, batch: n) == (expected?.contains(n) ?? false), "batch \(n)") }
+        try await store.close()
+    }
+
+    @Test(arguments: [Array("{\"c\":\"0000\"".utf8), [], Array("garbage\n".utf8)])
+    func aDamagedManifestIsRebuiltFromTheFilesAndMovedAside(_ damaged: [UInt8]) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try await makeStore(directory)
+        try writeBytes(damaged, to: directory.storePath + "/CURRENT")
+        await #expect(throws: JournalError.self) { try await JournalDataSource.open(directory.storePath) }
+        let report = try await JournalDataSource.repair(directory: directory.store)
+        #expect(report.movedAside.contains { $0.hasSuffix("CURRENT.broken") })
+        try await expectBatches(directory, 1...5)
+    }
+
+    @Test func aMissingManifestIsRebuiltFromTheFiles() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try await makeStore(directory)
+        try FileManager.default.removeItem(atPath: directory.storePath + "/CURRENT")
+        _ = try await JournalDataSource.repair(directory: directory.store)
+        try await expectBatches(directory, 1...5)
+    }
+
+    @Test func aMissingJournalEndsThePrefixAtTheSnapshot() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try await makeStore(directory)
+        try FileManager.default.removeItem(atPath: directory.storePath + "/journal.2.jsonl")
+        _ = try await JournalDataSource.repair(directory: directory.store)
+        try await expectBatches(directory, 1...3)
+        let store = try await JournalDataSource.open(directory.storePath)
+        try await store.apply(Sample.batch(9))
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(try await Sample.holds(reopened, batch: 9), "the store takes new writes after the repair")
+        try await reopened.close()
+    }
+
+    @Test func aDamagedManifestAloneIsMovedAsideAndTheStoreStartsEmpty() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(at: directory.store, withIntermediateDirectories: true)
+        try writeBytes(Array("garbage".utf8), to: directory.storePath + "/CURRENT")
+        let report = try await JournalDataSource.repair(directory: directory.store)
+        #expect(report.movedAside.count == 1)
+        try await expectBatches(directory, nil)
+    }
+}
