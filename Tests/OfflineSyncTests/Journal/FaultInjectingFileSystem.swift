@@ -23,6 +23,8 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     private var rules: [Rule] = []
     private var mutationsBeforeCrash: Int?
     private var crashed = false
+    private var failingMutation: (index: Int, errno: Int32)?
+    private var mutationsSeen = 0
     private var mutationLog: [String] = []
 
     /// How many times `operation` was called.
@@ -50,6 +52,12 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     /// After `count` more changing operations (write, sync, truncate, rename, remove, directory sync, creating
     /// open), the process "dies": that operation and every later one fail with EIO.
     func crash(afterMutations count: Int) { mutex.withLock { mutationsBeforeCrash = count } }
+
+    /// Fails changing operation number `index` (0 is the next one) with `errno`, once; later calls succeed.
+    func failMutation(at index: Int, errno: Int32) { mutex.withLock { failingMutation = (mutationsSeen + index, errno) } }
+
+    /// Whether the operation chosen by ``failMutation(at:errno:)`` has failed.
+    var failedMutation: Bool { mutex.withLock { failingMutation.map { mutationsSeen > $0.index } ?? false } }
 
     private var gatePath: String?
     private var gateEntered: (@Sendable () -> Void)?
@@ -91,6 +99,10 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
                     return (5, operation == .write)
                 }
                 mutationsBeforeCrash = remaining - 1
+            }
+            if mutating {
+                mutationsSeen += 1
+                if let failing = failingMutation, failing.index == mutationsSeen - 1 { return (failing.errno, false) }
             }
             if let index = rules.firstIndex(where: { $0.operation == operation && ($0.pathContains.map { path.contains($0) } ?? true) }) {
                 let rule = rules[index]

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+
+/// ENOSPC, EIO and EDQUOT at every changing file operation of a workload (open, applies, a compaction and its
+/// manifest switches, close), one at a time: the failing call throws a typed ``JournalError`` naming the errno, the
+/// store goes on working once the error has passed (or refuses every later write, never some), and after reopening
+/// it holds exactly the acknowledged batches.
+struct DiskErrorSweepTests {
+    static let errnos: [Int32] = [28, 5, 122]  // ENOSPC, EIO, EDQUOT
+
+    struct Outcome {
+        var acknowledged: Set<Int> = []
+        var failedApplies: [Int] = []
+        var refusedAfterFailure = false
+        var errors: [JournalError] = []
+    }
+
+    /// Batches 1…8, a compaction after batch 4, close; the store is opened again if the error hit the first open.
+    static func workload(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: FaultInjectingFileSystem) async throws -> Outcome {
+        var outcome = Outcome()
+        var options = JournalOptions(durability: durability)
+        options.automaticCompaction = false
+        let store: JournalDataSource
+        do {
+            store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
+        } catch {
+            outcome.errors.append(error)
+            store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
+        }
+        for n in 1...8 {
+            if n == 5 {
+                do { try await store.compact() } catch let error as JournalError { outcome.errors.append(error) }
+            }
+            do {
+                try await store.apply(Sample.batch(n))
+                outcome.acknowledged.insert(n)
+                #expect(!outcome.refusedAfterFailure, "batch \(n) was accepted after the store had refused one")
+            } catch let error as JournalError {
+                outcome.errors.append(error)
+                if !outcome.failedApplies.isEmpty { outcome.refusedAfterFailure = true }
+                outcome.failedApplies.append(n)
+            }
+        }
+        do { try await store.close() } catch let error as JournalError { outcome.errors.append(error) }
+        return outcome
+    }
+
+    @Test(arguments: [Durability.always, .grouped, .buffered])
+    func aDiskErrorAtAnyStepFailsThatCallAloneAndLosesNothingAcknowledged(durability: Durability) async throws {
+        var point = 0
+        var failedCalls = 0
+        while true {
+            var reachedPoint = false
+            for code in Self.errnos {
+                let directory = TemporaryDirectory()
+                defer { directory.remove() }
+                let fileSystem = FaultInjectingFileSystem()
+                fileSystem.failMutation(at: point, errno: code)
+                let outcome = try await Self.workload(directory, durability, fileSystem)
+                guard fileSystem.failedMutation else { continue }
+                reachedPoint = true
+                let label = "\(durability), operation \(point), errno \(code)"
+                for error in outcome.errors {
+                    failedCalls += 1
+                    #expect(error.description.contains("errno \(code)") || error.description.contains("\(code)"),
+                            "\(label): the error does not say what happened: \(error)")
+                }
+                #expect(outcome.failedApplies.count <= 1 || outcome.refusedAfterFailure, "\(label): \(outcome.failedApplies)")
+
+                let reopened = try await JournalDataSource.open(directory.storePath)
+                for n in 1...8 {
+                    #expect(try await Sample.holds(reopened, batch: n) == outcome.acknowledged.contains(n),
+                            "\(label): batch \(n) acknowledged \(outcome.acknowledged.contains(n))")
+                }
+                try await reopened.close()
+            }
+            if !reachedPoint { break }
+            point += 1
+        }
+        #expect(point > 20, "the workload has \(point) changing operations")
+        #expect(failedCalls > 0)
+    }
+}
