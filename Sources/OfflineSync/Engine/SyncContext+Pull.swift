@@ -82,12 +82,26 @@ extension SyncContext {
             let pending = try await queue.pendingItemKeys(table: table)
             var upserts: [JSONObject] = [], deletes: [String] = []
             for item in items {
-                guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }
-                // Each record is checked once, with the store's own rules; one it could not store is skipped.
+                // Each record is checked once, with the store's own rules; one it could not store is skipped and
+                // reported as a diagnostic.
+                guard let id = item["id"]?.stringValue else {
+                    skip(item, table: table, reason: "The record has no string \"id\".")
+                    continue
+                }
+                if pending.contains(ItemID.key(id)) { continue }
                 if SystemProperties.isDeleted(item) {
-                    if ItemID.isValid(id) { deletes.append(id) }
-                } else if (try? StoreChange.validateItem(item, table: table)) != nil {
+                    if let violation = ItemID.violation(in: id) {
+                        skip(item, table: table, reason: "The id \"\(id)\" is invalid: \(violation).")
+                    } else {
+                        deletes.append(id)
+                    }
+                    continue
+                }
+                do throws(DataSourceError) {
+                    try StoreChange.validateItem(item, table: table)
                     upserts.append(item)
+                } catch {
+                    skip(item, table: table, reason: error.description)
                 }
             }
             var changes: [StoreChange] = []
@@ -102,5 +116,12 @@ extension SyncContext {
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
             }
         }
+    }
+
+    /// Reports a pulled record left out of the store; `reason` is a sentence.
+    private func skip(_ item: JSONObject, table: String, reason: String) {
+        let id = item["id"].map { $0.stringValue ?? $0.jsonString() }
+        report(SyncDiagnostic(code: .skippedPulledRecord, table: table, itemId: id,
+                              message: reason + " The pulled record was left out; the rest of its page was stored."))
     }
 }

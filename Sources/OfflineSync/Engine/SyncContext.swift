@@ -57,6 +57,7 @@ public actor SyncContext {
     /// The item versions this context's own pushes replaced (see ``OwnVersionHistory``).
     var ownVersions = OwnVersionHistory()
     private var progressStreams = StreamFanOut<SyncProgress>()
+    var diagnosticStreams = StreamFanOut<SyncDiagnostic>()
 
     /// Creates a context over a local store and a back end.
     /// - Parameters:
@@ -73,6 +74,7 @@ public actor SyncContext {
 
     deinit {
         progressStreams.finishAll()
+        diagnosticStreams.finishAll()
         statusPublisher.finishAll()
         for observer in queryObservers.values { observer.continuation.finish() }
     }

@@ -131,6 +131,7 @@ extension JournalDataSource {
             automaticCompactionFailures = 0
             automaticCompactionFloor = 0
         } catch {
+            lastAutomaticCompactionError = "\(error)"
             automaticCompactionFailures += 1
             let factor = Int64(1) << Int64(min(automaticCompactionFailures, 10))
             automaticCompactionFloor = journalSize + options.compactionMinimumBytes * factor

@@ -46,6 +46,8 @@ public actor JournalDataSource: SyncContextDataSource {
     var isCompacting = false
     var compactionScheduled = false
     var automaticCompactionFailures = 0
+    /// Why the last automatic compaction failed (kept after a later success, for ``statistics()``).
+    var lastAutomaticCompactionError: String?
     var automaticCompactionFloor: Int64 = 0
     /// Callers waiting for flushes or a compaction to finish.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -156,7 +158,9 @@ public actor JournalDataSource: SyncContextDataSource {
         var counts: [String: Int] = [:]
         for name in tables.tableNames { counts[name] = tables.count(table: name) }
         return JournalStatistics(generation: manifest.generation, journalBytes: journalSize, snapshotBytes: snapshotBytes,
-                                 journalRecords: journalRecords, lastSequence: lastSequence, tables: counts)
+                                 journalRecords: journalRecords, lastSequence: lastSequence, tables: counts,
+                                 failedAutomaticCompactions: automaticCompactionFailures,
+                                 lastAutomaticCompactionError: lastAutomaticCompactionError)
     }
 
     // MARK: - Shared steps
@@ -231,4 +235,9 @@ public struct JournalStatistics: Sendable, Hashable {
     public var lastSequence: Int64
     /// Item counts per table (tables with items only), including the engine's `__` tables.
     public var tables: [String: Int]
+    /// Automatic compactions that failed in a row (0 after one succeeds). The journal keeps every change
+    /// meanwhile; the next attempt waits until it has grown further.
+    public var failedAutomaticCompactions: Int = 0
+    /// Why the last automatic compaction failed, if one ever did in this session (nil otherwise).
+    public var lastAutomaticCompactionError: String?
 }

@@ -175,9 +175,19 @@ struct PullTests {
         ]
         let remote = CannedRemote(pages: [page])
         let context = SyncContext(dataSource: store.dataSource, remote: remote)
+        let diagnostics = await context.diagnostics()
         try await context.table("TodoItem").pull(queryId: "q")
         let rows = try await store.dataSource.read(Query(table: "TodoItem", orderBy: [.ascending("id")])).items
         #expect(rows == [page[0], page[3]])
+        // Each dropped record is reported, naming it and why.
+        var reported: [SyncDiagnostic] = []
+        for await diagnostic in diagnostics {
+            reported.append(diagnostic)
+            if reported.count == 3 { break }
+        }
+        #expect(reported.map(\.itemId) == ["bad/id", "7", "deep"])
+        #expect(reported.allSatisfy { $0.code == .skippedPulledRecord && $0.table == "TodoItem" })
+        #expect(reported[0].message.contains("bad/id") && reported[2].message.contains("deeper"), "\(reported.map(\.message))")
         #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: store.dataSource)
                 == Timestamp.milliseconds(from: "2026-01-03T00:00:00.000Z"))
         // Two requests: the page, then the empty page from the new token.

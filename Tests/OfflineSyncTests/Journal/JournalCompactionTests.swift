@@ -61,6 +61,25 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    @Test func aFailedAutomaticCompactionIsCountedAndExplainedInTheStatistics() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        fileSystem.fail(.write, errno: 28, pathContains: "snapshot", times: 1000)
+        var options = JournalOptions()
+        options.compactionMinimumBytes = 2000
+        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
+        for n in 1...30 { try await store.apply(Sample.batch(n)) }
+        #expect(await eventually { await store.statistics().failedAutomaticCompactions > 0 })
+        let statistics = await store.statistics()
+        #expect(statistics.lastAutomaticCompactionError?.contains("errno 28") == true, "\(String(describing: statistics.lastAutomaticCompactionError))")
+        fileSystem.heal()
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for n in 1...30 { #expect(try await Sample.holds(reopened, batch: n)) }
+        try await reopened.close()
+    }
+
     @Test func failedCompactionLeavesTheStoreUsable() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
