@@ -7,8 +7,11 @@ extension SyncContext {
     /// With a `queryId` the pull is incremental: it asks for `updatedAt ge <token>`, and each page's items and
     /// its new delta token are written in one atomic `apply`. A token stored for another filter is not used: the
     /// pull starts from no token, and its `.started` progress report says so (``SyncProgress/tokenReset``).
-    /// - Throws: ``SyncError`` for bad arguments, ``PushError``, ``RemoteError``, `CancellationError` when the
-    ///   task is cancelled (pages applied before stay applied), or a data-source error.
+    /// - Throws: ``SyncError`` for bad arguments, ``PushError`` when the push before it fails, ``RemoteError``,
+    ///   `CancellationError` when the task is cancelled in any step, the push before it included (pages applied
+    ///   before stay applied; errors of operations pushed before stay in ``operationErrors()``), or a data-source
+    ///   error. (A cancelled ``push()`` throws ``PushError`` with reason `.cancelled` instead, since it carries the
+    ///   errors of the operations it tried.)
     func pull(table: String, query: Query?, queryId: String?, settings: PullSettings) async throws {
         try Self.validateTable(table)
         let query = query ?? Query(table: table)
@@ -16,7 +19,12 @@ extension SyncContext {
         try await recordingOutcome {
             try await holding(syncGate) {
                 if settings.pushFirst != .nothing, try await queue.count(table: table) > 0 {
-                    _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? [table] : nil)
+                    do {
+                        _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? [table] : nil)
+                    } catch let error as PushError where error.reason == .cancelled {
+                        // A pull reports cancellation one way, whichever step it stopped in.
+                        throw CancellationError()
+                    }
                 }
                 try await pullPages(table: table, query: query, queryId: queryId, settings: settings)
             }

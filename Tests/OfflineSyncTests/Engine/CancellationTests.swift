@@ -23,8 +23,6 @@ struct CancellationTests {
         var skipping = 0
         /// What the remote does once the cancelled call resumes.
         var remote: SuspendingRemote.WhenCancelled
-        /// What the pull throws: a `PushError` (`.cancelled`) when the pre-push stops, else `CancellationError`.
-        var pushCancelled: Bool
         /// Whether the insert of id1 reached the server.
         var id1OnServer: Bool
         /// Whether the insert of id1 is still queued (its answer never arrived).
@@ -42,35 +40,34 @@ struct CancellationTests {
     static let points: [Point] = [
         // The remote answers although the task is cancelled: the push finishes its only operation, and the pull
         // stops before its first page is stored.
-        Point(method: .insert, at: .beforeServer, remote: .answers, pushCancelled: false, id1OnServer: true,
+        Point(method: .insert, at: .beforeServer, remote: .answers, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .insert, at: .afterServer, remote: .answers, pushCancelled: false, id1OnServer: true,
+        Point(method: .insert, at: .afterServer, remote: .answers, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
         // The remote throws: the pre-push stops with .cancelled and the insert stays queued.
-        Point(method: .insert, at: .beforeServer, remote: .throwsCancellationError, pushCancelled: true, id1OnServer: false,
+        Point(method: .insert, at: .beforeServer, remote: .throwsCancellationError, id1OnServer: false,
               id1Queued: true, serverRows: [], tokenStored: false),
-        Point(method: .insert, at: .afterServer, remote: .throwsCancellationError, pushCancelled: true, id1OnServer: true,
+        Point(method: .insert, at: .afterServer, remote: .throwsCancellationError, id1OnServer: true,
               id1Queued: true, serverRows: [], tokenStored: false),
         // Cancelled during the first page request: nothing of the page is stored.
-        Point(method: .read, at: .beforeServer, remote: .answers, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .beforeServer, remote: .answers, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .read, at: .afterServer, remote: .answers, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, remote: .answers, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .read, at: .beforeServer, remote: .throwsCancellationError, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .beforeServer, remote: .throwsCancellationError, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
-        Point(method: .read, at: .afterServer, remote: .throwsCancellationError, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, remote: .throwsCancellationError, id1OnServer: true,
               id1Queued: false, serverRows: ["id1"], tokenStored: false),
         // Cancelled during the second page request: the first page is stored with its token, nothing more.
-        Point(method: .read, at: .afterServer, skipping: 1, remote: .answers, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, skipping: 1, remote: .answers, id1OnServer: true,
               id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
-        Point(method: .read, at: .afterServer, skipping: 1, remote: .throwsCancellationError, pushCancelled: false, id1OnServer: true,
+        Point(method: .read, at: .afterServer, skipping: 1, remote: .throwsCancellationError, id1OnServer: true,
               id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
         // A remote that reports the cancelled call as a network failure: the push still stops as .cancelled,
         // the pull still throws CancellationError.
-        Point(method: .insert, at: .afterServer, remote: .throwsNetworkError, pushCancelled: true, id1OnServer: true,
+        Point(method: .insert, at: .afterServer, remote: .throwsNetworkError, id1OnServer: true,
               id1Queued: true, serverRows: [], tokenStored: false),
-        Point(method: .read, at: .afterServer, skipping: 1, remote: .throwsNetworkError, pushCancelled: false,
-              id1OnServer: true, id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
+        Point(method: .read, at: .afterServer, skipping: 1, remote: .throwsNetworkError, id1OnServer: true, id1Queued: false, serverRows: ["id1", "id2"], tokenStored: true),
     ]
 
     @Test(arguments: StoreKind.allCases, points)
@@ -84,13 +81,8 @@ struct CancellationTests {
         let settings = PullSettings(pageSize: 2)
         let pull = await suspending.cancelWhileParked { try await fixture.todo.pull(queryId: "q", settings: settings) }
 
-        if point.pushCancelled {
-            let error = await #expect(throws: PushError.self) { try await pull.value }
-            #expect(error?.reason == .cancelled)
-            #expect(error?.errors.isEmpty == true)
-        } else {
-            await #expect(throws: CancellationError.self) { try await pull.value }
-        }
+        // Cancelled in its pre-push or in its pages, a pull throws CancellationError.
+        await #expect(throws: CancellationError.self) { try await pull.value }
         #expect((await remote.item(id: "id1", table: "TodoItem") != nil) == point.id1OnServer)
         #expect(try await fixture.operations().map { "\($0.id) \($0.kind.rawValue) \($0.itemId)" }
                 == (point.id1Queued ? ["1 insert id1"] : []))
