@@ -7,9 +7,11 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Concurrent writers across two tables while push and pull loop against a back end that fails a share of the
-/// calls, lost answers included. Once the faults stop, one push drains the queue and a pull leaves the store equal
-/// to the server, each item as its writer's last write left it, and no deleted item back.
+/// Concurrent writers (single writes and `write` batches) across two tables while push and pull loop against a
+/// back end that fails a share of the calls: lost answers, 503s, 401s and offline periods. Throughout, no item has
+/// more queued operations than collapsing allows. Once the faults stop, one push drains the queue and a pull leaves
+/// the store equal to the server, each item as its writer's last write left it, no deleted item back, and the
+/// journal store verifies.
 ///
 /// `OFFLINESYNC_SOAK=<steps>` runs each writer for that many steps instead of the CI default.
 struct QueueSoakTests {
@@ -30,6 +32,24 @@ struct QueueSoakTests {
             let table_ = context.table(table)
             let ids = live[table, default: []]
             let roll = generator.next() % 10
+            if roll == 9 {
+                // One `write` batch: a new item in each table, both queued or neither.
+                var items: [(table: String, id: String, item: JSONObject)] = []
+                for batchTable in tables {
+                    inserted += 1
+                    let id = "w\(writer)-\(inserted)"
+                    items.append((batchTable, id, ["id": .string(id), "text": .string("w\(writer) batch \(step)"), "n": .int(Int64(step))]))
+                }
+                let batchItems = items
+                try await context.write { batch in
+                    for entry in batchItems { _ = try batch.insert(entry.item, into: entry.table) }
+                }
+                for entry in items {
+                    live[entry.table, default: []].append(entry.id)
+                    last[entry.table + "/" + entry.id] = entry.item
+                }
+                continue
+            }
             if ids.isEmpty || roll < 4 {
                 inserted += 1
                 let id = "w\(writer)-\(inserted)"
@@ -42,7 +62,7 @@ struct QueueSoakTests {
             let index = Int(generator.next() % UInt64(ids.count))
             let id = ids[index]
             let local = try #require(try await table_.read(id: id), "writer \(writer): \(table)/\(id) is missing locally")
-            if roll < 8 {
+            if roll < 7 {
                 var item = local
                 item["text"] = .string("w\(writer) step \(step)")
                 item["n"] = .int(Int64(step))
@@ -78,13 +98,24 @@ struct QueueSoakTests {
         let puller = Self.loop {
             for table in Self.tables { try await context.table(table).pull(queryId: "all-" + table) }
         }
+        // Throughout: an item never has more than two queued operations (one being sent, one collecting every
+        // write made meanwhile); more would mean writes that should have collapsed did not.
+        let checker = Self.loop {
+            let operations = try await context.pendingOperations()
+            let perItem = Dictionary(grouping: operations) { "\($0.table)/\($0.itemId.lowercased())" }
+            for (item, queued) in perItem where queued.count > 2 {
+                Issue.record("seed \(seed): \(item) has \(queued.count) queued operations: \(queued.map(\.kind))")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let lastWrites = try await withThrowingTaskGroup(of: LastWrites.self) { group in
             for writer in 0..<4 { group.addTask { try await Self.write(context, writer: writer, seed: seed) } }
             return try await group.reduce(into: LastWrites()) { $0.merge($1) { _, new in new } }
         }
         pusher.cancel()
         puller.cancel()
-        _ = await (pusher.value, puller.value)
+        checker.cancel()
+        _ = await (pusher.value, puller.value, checker.value)
         await flaky.stopFaults()
         #expect((await flaky.injected[.lostAnswer] ?? 0) > 0, "seed \(seed): the run lost no answer")
 
@@ -108,6 +139,14 @@ struct QueueSoakTests {
                 #expect(held == expected, "seed \(seed): \(key) holds \(String(describing: held)), last written \(String(describing: expected))")
             }
             #expect(localById.keys.allSatisfy { lastWrites[table + "/" + $0] != nil }, "seed \(seed): \(table) holds an item nobody wrote")
+        }
+        for fault in [FlakyRemote.Fault.unauthorized, .offline] {
+            #expect((await flaky.injected[fault] ?? 0) > 0, "seed \(seed): no \(fault) was injected")
+        }
+        if let journal = fixture.store.dataSource as? JournalDataSource, let lease = fixture.store.lease {
+            try await journal.close()
+            let verification = try await JournalDataSource.verify(directory: lease.directory.url)
+            #expect(verification.isSound, "seed \(seed): \(verification.problems)")
         }
     }
 }
