@@ -55,6 +55,14 @@ struct HTTPTableRequestBuilderTests {
         #expect(throws: HTTPRemoteError.self) { try v2.lookup(id: id, table: "T") }
     }
 
+    @Test func aRefusalCarriesACodeTheTableAndWhatWasRefused() throws {
+        let error = try #require(throws: HTTPRemoteError.self) { try v2.delete(id: "a/b", version: nil, table: "T") }
+        #expect(error.code == .invalidID)
+        #expect(error.table == "T" && error.subject == "a/b")
+        #expect(error.description.contains("\"a/b\"") && error.description.contains("valid id"))
+        #expect(error.code.description == "invalidID")
+    }
+
     @Test(arguments: ["", "..", "../admin", "a/b", "a b", ".hidden", "-x", "t?x", String(repeating: "t", count: 256)])
     func invalidTableNamesAreRefused(table: String) {
         #expect(throws: HTTPRemoteError.invalidTableName(table)) { try v2.insert(["id": "a"], table: table) }
