@@ -4,20 +4,7 @@
 /// A struct with a ``Code`` rather than an enum, so that new kinds of diagnostics do not break a `switch`.
 public struct SyncDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What kind of event a diagnostic reports.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public let rawValue: String
-
-        /// A code named `rawValue`.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        /// A pulled record was left out because no store could hold it (an invalid id, content nested too deep, a
-        /// number JSON cannot hold); the rest of its page was stored.
-        public static let skippedPulledRecord = Code(rawValue: "skippedPulledRecord")
-
-        public var description: String { rawValue }
-    }
+    public typealias Code = NamedCode<SyncDiagnostic>
 
     /// What happened.
     public var code: Code
@@ -59,4 +46,10 @@ extension SyncContext {
     func report(_ diagnostic: SyncDiagnostic) {
         diagnosticStreams.send(diagnostic)
     }
+}
+
+extension NamedCode where Domain == SyncDiagnostic {
+    /// A pulled record was left out because no store could hold it (an invalid id, content nested too deep, a
+    /// number JSON cannot hold); the rest of its page was stored.
+    public static var skippedPulledRecord: Self { Self(rawValue: "skippedPulledRecord") }
 }

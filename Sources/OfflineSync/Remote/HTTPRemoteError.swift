@@ -11,35 +11,7 @@
 /// ```
 public struct HTTPRemoteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of refusal an error is.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public let rawValue: String
-
-        /// A code named `rawValue`.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        /// The table name breaks the rules of ``TableName``, so it cannot be put into a path.
-        public static let invalidTableName = Code(rawValue: "invalidTableName")
-        /// An id breaks the rules of ``ItemID`` (or is not a string), so it cannot be put into a path.
-        public static let invalidID = Code(rawValue: "invalidID")
-        /// An update has no string `id`.
-        public static let missingID = Code(rawValue: "missingID")
-        /// The query cannot be written as OData (a field name that is not an identifier, a negative skip or top).
-        public static let invalidQuery = Code(rawValue: "invalidQuery")
-        /// A token would go over plain `http` to a host that is not a loopback address.
-        public static let insecureTokenTransport = Code(rawValue: "insecureTokenTransport")
-        /// The base URL is not an absolute `http` or `https` URL with a host.
-        public static let unsupportedBaseURL = Code(rawValue: "unsupportedBaseURL")
-        /// A header value (the token, the installation id or an additional header) holds a line break or control
-        /// character.
-        public static let invalidHeaderValue = Code(rawValue: "invalidHeaderValue")
-        /// A `nextLink` points to another server than the base URL; it is not followed, so the token stays with
-        /// the server it was meant for.
-        public static let foreignNextLink = Code(rawValue: "foreignNextLink")
-
-        public var description: String { rawValue }
-    }
+    public typealias Code = NamedCode<HTTPRemoteError>
 
     /// What kind of refusal this is.
     public let code: Code
@@ -103,4 +75,25 @@ public struct HTTPRemoteError: Error, Sendable, Hashable, CustomStringConvertibl
         HTTPRemoteError(.foreignNextLink, subject: link,
                         "The next-page link \(link) leaves the server of the base URL and was not followed; page with skip and top instead.")
     }
+}
+
+extension NamedCode where Domain == HTTPRemoteError {
+    /// The table name breaks the rules of ``TableName``, so it cannot be put into a path.
+    public static var invalidTableName: Self { Self(rawValue: "invalidTableName") }
+    /// An id breaks the rules of ``ItemID`` (or is not a string), so it cannot be put into a path.
+    public static var invalidID: Self { Self(rawValue: "invalidID") }
+    /// An update has no string `id`.
+    public static var missingID: Self { Self(rawValue: "missingID") }
+    /// The query cannot be written as OData (a field name that is not an identifier, a negative skip or top).
+    public static var invalidQuery: Self { Self(rawValue: "invalidQuery") }
+    /// A token would go over plain `http` to a host that is not a loopback address.
+    public static var insecureTokenTransport: Self { Self(rawValue: "insecureTokenTransport") }
+    /// The base URL is not an absolute `http` or `https` URL with a host.
+    public static var unsupportedBaseURL: Self { Self(rawValue: "unsupportedBaseURL") }
+    /// A header value (the token, the installation id or an additional header) holds a line break or control
+    /// character.
+    public static var invalidHeaderValue: Self { Self(rawValue: "invalidHeaderValue") }
+    /// A `nextLink` points to another server than the base URL; it is not followed, so the token stays with
+    /// the server it was meant for.
+    public static var foreignNextLink: Self { Self(rawValue: "foreignNextLink") }
 }
