@@ -41,7 +41,8 @@ public actor JournalDataSource: SyncContextDataSource {
     var isClosed = false
     /// The write pipeline: applies waiting for their record's write, the write in flight, group commit's wait.
     var pipeline: CommitPipeline<PendingCommit>
-    /// The thread writes and syncs run on under ``JournalWriteThread/dedicated``; nil otherwise.
+    /// The thread writes and syncs run on under ``JournalWriteThread/dedicated``; nil otherwise (or when the system
+    /// refused a thread: the store then writes as under ``JournalWriteThread/shared``).
     let ioThread: JournalIOThread?
     var isCompacting = false
     var compactionScheduled = false
