@@ -16,6 +16,14 @@ struct StreamFanOut<Element: Sendable>: Sendable {
         return key
     }
 
+    /// Adds a new stream that buffers every value, or only the newest `limit` when given; returns it, its
+    /// continuation (for `onTermination`) and its key for ``remove(_:)``.
+    mutating func addStream(bufferingNewest limit: Int?) -> (AsyncStream<Element>, AsyncStream<Element>.Continuation, key: Int) {
+        let policy: AsyncStream<Element>.Continuation.BufferingPolicy = limit.map { .bufferingNewest(max(1, $0)) } ?? .unbounded
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: policy)
+        return (stream, continuation, add(continuation))
+    }
+
     /// Removes a stream.
     mutating func remove(_ key: Int) {
         continuations.removeValue(forKey: key)

@@ -123,9 +123,7 @@ public actor SyncContext {
     /// The stream ends when the consuming task stops iterating (or is cancelled). With `bufferingNewest`
     /// set, a slow consumer sees only the latest reports, which suits a progress bar.
     public func progressUpdates(bufferingNewest limit: Int? = nil) -> AsyncStream<SyncProgress> {
-        let policy: AsyncStream<SyncProgress>.Continuation.BufferingPolicy = limit.map { .bufferingNewest(max(1, $0)) } ?? .unbounded
-        let (stream, continuation) = AsyncStream<SyncProgress>.makeStream(bufferingPolicy: policy)
-        let key = progressStreams.add(continuation)
+        let (stream, continuation, key) = progressStreams.addStream(bufferingNewest: limit)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeProgressStream(key) }
         }

@@ -30,9 +30,7 @@ extension SyncContext {
     /// A stream of the diagnostics of this context from now on; it ends when the consuming task stops iterating.
     /// With `bufferingNewest` set, a slow consumer sees only the latest ones.
     public func diagnostics(bufferingNewest limit: Int? = nil) -> AsyncStream<SyncDiagnostic> {
-        let policy: AsyncStream<SyncDiagnostic>.Continuation.BufferingPolicy = limit.map { .bufferingNewest(max(1, $0)) } ?? .unbounded
-        let (stream, continuation) = AsyncStream<SyncDiagnostic>.makeStream(bufferingPolicy: policy)
-        let key = diagnosticStreams.add(continuation)
+        let (stream, continuation, key) = diagnosticStreams.addStream(bufferingNewest: limit)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeDiagnosticStream(key) }
         }

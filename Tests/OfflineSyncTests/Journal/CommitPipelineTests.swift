@@ -5,6 +5,17 @@ import Testing
 struct CommitPipelineTests {
     typealias Pipeline = CommitPipeline<String>
 
+    /// A group-commit pipeline that wrote "a" alone (taking `firstWriteTook`) and now writes "b" and "c", which
+    /// were queued meanwhile.
+    static func writingAGroupOfTwo(firstWriteTook: Duration) -> Pipeline {
+        var pipeline = Pipeline(groupsBatches: true)
+        #expect(pipeline.enqueue("a") == .write(["a"]))
+        #expect(pipeline.enqueue("b") == .none)
+        #expect(pipeline.enqueue("c") == .none)
+        #expect(pipeline.writeFinished(duration: firstWriteTook) == .write(["b", "c"]))
+        return pipeline
+    }
+
     @Test func aLoneWriterIsWrittenAtOnceAndTheTurnIsGivenAwayOnceBeforeIdling() {
         var pipeline = Pipeline(groupsBatches: true)
         #expect(pipeline.enqueue("a") == .write(["a"]))
@@ -15,11 +26,8 @@ struct CommitPipelineTests {
     }
 
     @Test func batchesQueuedDuringAWriteShareTheNextOne() {
-        var pipeline = Pipeline(groupsBatches: true)
-        #expect(pipeline.enqueue("a") == .write(["a"]))
-        #expect(pipeline.enqueue("b") == .none)
-        #expect(pipeline.enqueue("c") == .none)
-        #expect(pipeline.writeFinished(duration: .microseconds(150)) == .write(["b", "c"]))
+        // The helper's expectations are this test: "b" and "c", queued while "a" was written, go out together.
+        _ = Self.writingAGroupOfTwo(firstWriteTook: .microseconds(150))
     }
 
     @Test func aBatchQueuedWhileTheTurnIsAwayJoinsTheNextWrite() {
@@ -32,11 +40,7 @@ struct CommitPipelineTests {
     }
 
     @Test func afterAGroupTheNextWaitsUntilAsManyBatchesAreQueued() {
-        var pipeline = Pipeline(groupsBatches: true)
-        _ = pipeline.enqueue("a")
-        _ = pipeline.enqueue("b")
-        _ = pipeline.enqueue("c")
-        #expect(pipeline.writeFinished(duration: .microseconds(150)) == .write(["b", "c"]))
+        var pipeline = Self.writingAGroupOfTwo(firstWriteTook: .microseconds(150))
         #expect(pipeline.enqueue("d") == .none)
         #expect(pipeline.writeFinished(duration: .microseconds(400)) == .startTimer(wait: 1, delay: .microseconds(200)))
         #expect(pipeline.enqueue("e") == .write(["d", "e"]))
@@ -44,20 +48,12 @@ struct CommitPipelineTests {
     }
 
     @Test func theCommitDelayIsHalfTheLastWriteAndAtMostTwoMilliseconds() {
-        var pipeline = Pipeline(groupsBatches: true)
-        _ = pipeline.enqueue("a")
-        _ = pipeline.enqueue("b")
-        _ = pipeline.enqueue("c")
-        #expect(pipeline.writeFinished(duration: .milliseconds(1)) == .write(["b", "c"]))
+        var pipeline = Self.writingAGroupOfTwo(firstWriteTook: .milliseconds(1))
         #expect(pipeline.writeFinished(duration: .milliseconds(9)) == .startTimer(wait: 1, delay: .milliseconds(2)))
     }
 
     @Test func aTimerEndsTheWaitWithWhateverIsQueuedOrIdlesWhenNothingIs() {
-        var pipeline = Pipeline(groupsBatches: true)
-        _ = pipeline.enqueue("a")
-        _ = pipeline.enqueue("b")
-        _ = pipeline.enqueue("c")
-        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .write(["b", "c"]))
+        var pipeline = Self.writingAGroupOfTwo(firstWriteTook: .microseconds(100))
         _ = pipeline.enqueue("d")
         #expect(pipeline.writeFinished(duration: .microseconds(100)) == .startTimer(wait: 1, delay: .microseconds(50)))
         #expect(pipeline.timerFired(wait: 1) == .write(["d"]))
@@ -67,11 +63,7 @@ struct CommitPipelineTests {
     }
 
     @Test func afterIdlingTheFirstBatchIsWrittenAtOnceWhateverTheLastGroupWas() {
-        var pipeline = Pipeline(groupsBatches: true)
-        _ = pipeline.enqueue("a")
-        _ = pipeline.enqueue("b")
-        _ = pipeline.enqueue("c")
-        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .write(["b", "c"]))
+        var pipeline = Self.writingAGroupOfTwo(firstWriteTook: .microseconds(100))
         #expect(pipeline.writeFinished(duration: .microseconds(100)) == .startTimer(wait: 1, delay: .microseconds(50)))
         #expect(pipeline.timerFired(wait: 1) == .becameIdle)
         #expect(pipeline.enqueue("d") == .write(["d"]))
@@ -101,11 +93,7 @@ struct CommitPipelineTests {
     }
 
     @Test func holdingEndsAWaitForLatecomersAtOnce() {
-        var pipeline = Pipeline(groupsBatches: true)
-        _ = pipeline.enqueue("a")
-        _ = pipeline.enqueue("b")
-        _ = pipeline.enqueue("c")
-        #expect(pipeline.writeFinished(duration: .microseconds(100)) == .write(["b", "c"]))
+        var pipeline = Self.writingAGroupOfTwo(firstWriteTook: .microseconds(100))
         _ = pipeline.enqueue("d")
         _ = pipeline.writeFinished(duration: .microseconds(100))
         #expect(pipeline.hold() == .becameIdle)

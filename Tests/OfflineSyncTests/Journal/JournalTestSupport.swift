@@ -20,6 +20,16 @@ enum Sample {
         #expect((a == nil) == (b == nil), "batch \(n) is partly present")
         return a != nil && b != nil
     }
+
+    /// Opens the store at `path` on the real file system, returns which of `batches` it holds (each whole or not at
+    /// all, as ``holds(_:batch:)`` checks), and closes it again.
+    static func heldBatches(at path: String, among batches: ClosedRange<Int>) async throws -> [Int] {
+        let store = try await JournalDataSource.open(path)
+        var held: [Int] = []
+        for n in batches where try await holds(store, batch: n) { held.append(n) }
+        try await store.close()
+        return held
+    }
 }
 
 extension JournalDataSource {

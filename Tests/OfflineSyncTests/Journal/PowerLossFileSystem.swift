@@ -32,7 +32,6 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
     private var openFiles: [Int32: Int] = [:]
     private var nextFile = 0
     private var mutationsLeft: Int?
-    private(set) var mutations = 0
 
     /// Whether the power failed (every call since has failed with EIO).
     private(set) var poweredOff = false
@@ -90,7 +89,6 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
                 }
                 mutationsLeft = left - 1
             }
-            mutations += 1
             return false
         }
         if failed { throw JournalError.io(operation: operation, path: path, errno: 5) }

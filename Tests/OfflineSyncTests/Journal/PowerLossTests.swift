@@ -3,8 +3,9 @@ import Testing
 @testable import OfflineSync
 
 /// Power loss at every changing file operation of a workload (applies, a compaction and its manifest switches,
-/// close), each with several seeded disks the file system could leave (``PowerLossFileSystem``): the store always
-/// opens, never holds half a batch, and keeps every batch its durability promised.
+/// close) in each durability with one writer, and under group commit with four, each with several seeded disks the
+/// file system could leave (``PowerLossFileSystem``): the store always opens, never holds half a batch, and keeps
+/// every batch its durability promised.
 struct PowerLossTests {
     /// Disks tried per crash point; `OFFLINESYNC_FUZZ=<factor>` multiplies them.
     static let outcomesPerPoint = FuzzBudget.cases(3)
@@ -45,7 +46,7 @@ struct PowerLossTests {
 
     /// Group commit: four writers of four batches each, a compaction by the first writer half way.
     static func groupedWriters(_ directory: TemporaryDirectory, _ fileSystem: PowerLossFileSystem) async -> Run {
-        let acknowledged = Acknowledged()
+        let acknowledged = LockedValue(Set<Int>())
         var store: JournalDataSource?
         do {
             var options = JournalOptions(durability: .grouped)
@@ -58,7 +59,7 @@ struct PowerLossTests {
                         for step in 1...4 {
                             let n = writer * 10 + step
                             do { try await opened.apply(Sample.batch(n)) } catch { return }
-                            acknowledged.insert(n)
+                            _ = acknowledged.withLock { $0.insert(n) }
                             if writer == 0, step == 2 { try? await opened.compact() }
                         }
                     }
@@ -67,7 +68,7 @@ struct PowerLossTests {
             try await opened.close()
         } catch {}
         if let store { try? await store.close() }
-        return Run(acknowledged: acknowledged.all, synced: acknowledged.all, poweredOff: fileSystem.poweredOff)
+        return Run(acknowledged: acknowledged.current, synced: acknowledged.current, poweredOff: fileSystem.poweredOff)
     }
 
     /// Writes the disk the power loss left in place of the store's directory and opens it for real.
@@ -112,7 +113,7 @@ struct PowerLossTests {
         }
     }
 
-    @Test(arguments: [Durability.always, .buffered])
+    @Test(arguments: [Durability.always, .grouped, .buffered])
     func aSingleWriterLosesNothingItWasPromisedAtAnyPowerLoss(durability: Durability) async throws {
         let points = try await Self.sweep("\(durability)", batches: Array(1...Self.batches), prefixOnly: durability == .buffered) {
             await Self.singleWriter($0, durability, $1)
@@ -125,13 +126,4 @@ struct PowerLossTests {
         let points = try await Self.sweep("grouped", batches: all) { await Self.groupedWriters($0, $1) }
         #expect(points > 10, "the workload has \(points) changing operations")
     }
-}
-
-/// The batch numbers the grouped writers had acknowledged.
-private final class Acknowledged: @unchecked Sendable {
-    private let lock = NSLock()
-    private var numbers: Set<Int> = []
-
-    func insert(_ n: Int) { lock.withLock { _ = numbers.insert(n) } }
-    var all: Set<Int> { lock.withLock { numbers } }
 }

@@ -12,9 +12,13 @@ import Glibc
 struct DeadlineRaceTests {
     /// A server answering every request after `delays[n % delays.count]` microseconds.
     static func server(delays: [UInt32]) throws -> LoopbackHTTPServer {
-        let counter = Counter()
+        let requests = LockedValue(0)
         return try LoopbackHTTPServer { _ in
-            usleep(delays[counter.next() % delays.count])
+            let n = requests.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            usleep(delays[n % delays.count])
             return ServerResponse(status: 200, body: Array("[]".utf8))
         }
     }
@@ -49,19 +53,6 @@ struct DeadlineRaceTests {
             case .success: break
             case .failure(let error): #expect(error is CancellationError || "\(error)".contains("cancel"), "\(error)")
             }
-        }
-    }
-}
-
-/// A thread-safe counter for the server's handler.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.withLock {
-            defer { value += 1 }
-            return value
         }
     }
 }
