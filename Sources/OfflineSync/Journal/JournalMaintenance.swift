@@ -114,14 +114,17 @@ extension JournalDataSource {
     }
 
     static func repair(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalRepairReport {
+        let layout = StoreLayout(directory: path)
+        guard try ManifestRebuild.holdsStore(layout, fileSystem: fileSystem) else { throw JournalError.notAStore(directory: layout.directory) }
+        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
+        defer { lock.close() }
         var rebuilt = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
-        let storeRemains = try await ManifestRebuild.rebuildIfNeeded(StoreLayout(directory: path), fileSystem: fileSystem) {
+        let storeRemains = try await ManifestRebuild.rebuildIfNeeded(layout, fileSystem: fileSystem) {
             (source) throws(JournalError) in try moveAside(source, fileSystem: fileSystem, into: &rebuilt)
         }
         guard storeRemains else { return rebuilt }
-        var report = try await withLockedReading(path: path, fileSystem: fileSystem) { (layout, reading) throws(JournalError) in
-            try moveDamagedPartsAside(layout, reading, fileSystem: fileSystem)
-        }
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
+        var report = try moveDamagedPartsAside(layout, reading, fileSystem: fileSystem)
         report.movedAside = rebuilt.movedAside + report.movedAside
         report.bytesMovedAside += rebuilt.bytesMovedAside
         return report

@@ -6,19 +6,20 @@
 /// behind by a compaction whose deletions did not happen. When no journal remains, an empty one continues the
 /// snapshot's sequence. The damaged manifest is moved aside (`CURRENT.broken`), never deleted.
 enum ManifestRebuild {
-    /// Rebuilds the manifest when it needs it, moving a damaged one aside with `moveAside`; takes the store's lock
-    /// meanwhile. Returns false when a damaged manifest was all there was: it is moved aside and the directory holds
-    /// no store any more (the next open creates an empty one).
+    /// Whether `layout`'s directory holds a store at all: a manifest, or journal or snapshot files.
+    static func holdsStore(_ layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) -> Bool {
+        if fileSystem.fileExists(layout.manifestPath) { return true }
+        let (snapshots, journals) = try generations(layout, fileSystem: fileSystem)
+        return !snapshots.isEmpty || !journals.isEmpty
+    }
+
+    /// Rebuilds the manifest when it needs it, moving a damaged one aside with `moveAside`; the caller holds the
+    /// store's lock. Returns false when a damaged manifest was all there was: it is moved aside and the directory
+    /// holds no store any more (the next open creates an empty one).
     static func rebuildIfNeeded(_ layout: StoreLayout, fileSystem: any FileSystem,
                                 moveAside: (String) throws(JournalError) -> Void) async throws(JournalError) -> Bool {
-        let exists = fileSystem.fileExists(layout.manifestPath)
-        if exists, (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != nil { return true }
-        let names = try fileSystem.contentsOfDirectory(layout.directory)
-        let snapshots = names.compactMap { generation(in: $0, prefix: "snapshot.", suffix: ".json") }
-        let journals = names.compactMap { generation(in: $0, prefix: "journal.", suffix: ".jsonl") }
-        guard exists || !snapshots.isEmpty || !journals.isEmpty else { return true }
-        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        defer { lock.close() }
+        if (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != nil { return true }
+        let (snapshots, journals) = try generations(layout, fileSystem: fileSystem)
         guard !snapshots.isEmpty || !journals.isEmpty else {
             try moveAside(layout.manifestPath)
             return false
@@ -34,6 +35,13 @@ enum ManifestRebuild {
         if fileSystem.fileExists(layout.manifestPath) { try moveAside(layout.manifestPath) }
         try Manifest(snapshot: snapshot, journals: kept).write(layout, fileSystem: fileSystem)
         return true
+    }
+
+    /// The generations of the snapshot and journal files in the store's directory.
+    private static func generations(_ layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) -> (snapshots: [Int64], journals: [Int64]) {
+        let names = try fileSystem.contentsOfDirectory(layout.directory)
+        return (names.compactMap { generation(in: $0, prefix: "snapshot.", suffix: ".json") },
+                names.compactMap { generation(in: $0, prefix: "journal.", suffix: ".jsonl") })
     }
 
     /// The generation in a store file's name (`journal.3.jsonl` → 3), or nil.
