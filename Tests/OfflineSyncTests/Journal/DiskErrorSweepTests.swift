@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// ENOSPC, EIO and EDQUOT at every changing file operation of a workload (open, applies, a compaction and its
-/// manifest switches, close), one at a time: the failing call throws a typed ``JournalError`` naming the errno, the
-/// store goes on working once the error has passed (or refuses every later write, never some), and after reopening
-/// it holds exactly the acknowledged batches.
+/// ENOSPC, EIO and EDQUOT at every changing file operation and every file open of a workload (open, applies, a
+/// compaction and its manifest switches, close), one at a time: the failing call throws a typed ``JournalError``
+/// naming the errno, the store goes on working once the error has passed (or refuses every later write, never
+/// some), and after reopening it holds exactly the acknowledged batches.
 struct DiskErrorSweepTests {
     static let errnos: [Int32] = [28, 5, 122]  // ENOSPC, EIO, EDQUOT
 
@@ -53,9 +53,9 @@ struct DiskErrorSweepTests {
                 let directory = TemporaryDirectory()
                 defer { directory.remove() }
                 let fileSystem = FaultInjectingFileSystem()
-                fileSystem.failMutation(at: point, errno: code)
+                fileSystem.failStep(at: point, errno: code)
                 let outcome = try await Self.workload(directory, durability, fileSystem)
-                guard fileSystem.failedMutation else { continue }
+                guard fileSystem.failedStep else { continue }
                 reachedPoint = true
                 let label = "\(durability), operation \(point), errno \(code)"
                 for error in outcome.errors {

@@ -23,8 +23,8 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     private var rules: [Rule] = []
     private var mutationsBeforeCrash: Int?
     private var crashed = false
-    private var failingMutation: (index: Int, errno: Int32)?
-    private var mutationsSeen = 0
+    private var failingStep: (index: Int, errno: Int32)?
+    private var stepsSeen = 0
     private var mutationLog: [String] = []
 
     /// How many times `operation` was called.
@@ -53,11 +53,12 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     /// open), the process "dies": that operation and every later one fail with EIO.
     func crash(afterMutations count: Int) { mutex.withLock { mutationsBeforeCrash = count } }
 
-    /// Fails changing operation number `index` (0 is the next one) with `errno`, once; later calls succeed.
-    func failMutation(at index: Int, errno: Int32) { mutex.withLock { failingMutation = (mutationsSeen + index, errno) } }
+    /// Fails step number `index` (0 is the next one) with `errno`, once; later calls succeed. The steps counted are
+    /// the changing operations and every `open`, creating or not.
+    func failStep(at index: Int, errno: Int32) { mutex.withLock { failingStep = (stepsSeen + index, errno) } }
 
-    /// Whether the operation chosen by ``failMutation(at:errno:)`` has failed.
-    var failedMutation: Bool { mutex.withLock { failingMutation.map { mutationsSeen > $0.index } ?? false } }
+    /// Whether the operation chosen by ``failStep(at:errno:)`` has failed.
+    var failedStep: Bool { mutex.withLock { failingStep.map { stepsSeen > $0.index } ?? false } }
 
     private var gatePath: String?
     private var gateEntered: (@Sendable () -> Void)?
@@ -100,9 +101,9 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
                 }
                 mutationsBeforeCrash = remaining - 1
             }
-            if mutating {
-                mutationsSeen += 1
-                if let failing = failingMutation, failing.index == mutationsSeen - 1 { return (failing.errno, false) }
+            if mutating || operation == .open {
+                stepsSeen += 1
+                if let failing = failingStep, failing.index == stepsSeen - 1 { return (failing.errno, false) }
             }
             if let index = rules.firstIndex(where: { $0.operation == operation && ($0.pathContains.map { path.contains($0) } ?? true) }) {
                 let rule = rules[index]
