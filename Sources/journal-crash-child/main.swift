@@ -32,7 +32,7 @@ case "probe":
         let store = try await JournalDataSource(directory: directory)
         output("opened")
         try await store.close()
-    } catch JournalError.locked {
+    } catch let error as JournalError where error.code == .locked {
         output("locked")
     } catch {
         output("error \(error)")

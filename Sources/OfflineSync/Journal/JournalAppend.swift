@@ -23,7 +23,7 @@ extension JournalDataSource {
                 try fileSystem.truncate(file, to: offset)
                 try fileSystem.sync(file)
             } catch let restore {
-                if case .io(_, _, let code) = restore { return .broken(.failed(file: file.path, errno: code)) }
+                if restore.code == .io, let code = restore.errno { return .broken(.failed(file: file.path, errno: code)) }
                 return .broken(restore)
             }
             return .failed(error)

@@ -89,9 +89,7 @@ extension JournalDataSource {
         var problems: [JournalProblem] = []
         if let problem = reading.snapshotProblem {
             let file = reading.manifest.snapshot.map(layout.snapshotPath) ?? layout.directory
-            var offset: Int64 = 0
-            if case .invalidSnapshot(_, let at, _) = problem { offset = at }
-            problems.append(JournalProblem(file: file, offset: offset, sequence: nil, message: "invalid snapshot: \(problem.description)"))
+            problems.append(JournalProblem(file: file, offset: problem.offset ?? 0, sequence: nil, message: "invalid snapshot: \(problem.description)"))
         }
         for scan in reading.journals {
             switch scan.problem {

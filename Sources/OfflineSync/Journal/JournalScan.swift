@@ -53,10 +53,10 @@ struct JournalScan: Sendable {
         return scan
     }
 
-    /// A scan of a file that could not be read.
-    static func unreadable(path: String, generation: Int64, baseSequence: Int64, reason: String) -> JournalScan {
+    /// A scan of a journal the manifest names that is not there: damage at its first byte.
+    static func missing(path: String, generation: Int64, baseSequence: Int64) -> JournalScan {
         var scan = JournalScan(path: path, generation: generation, size: 0, baseSequence: baseSequence)
-        scan.problem = .corrupted(offset: 0, sequence: baseSequence, reason: reason)
+        scan.problem = .corrupted(offset: 0, sequence: baseSequence, reason: "the file is missing")
         return scan
     }
 

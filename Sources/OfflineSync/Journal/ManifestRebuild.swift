@@ -18,7 +18,12 @@ enum ManifestRebuild {
     /// holds no store any more (the next open creates an empty one).
     static func rebuildIfNeeded(_ layout: StoreLayout, fileSystem: any FileSystem,
                                 moveAside: (String) throws(JournalError) -> Void) async throws(JournalError) -> Bool {
-        if (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != nil { return true }
+        do throws(JournalError) {
+            _ = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
+            return true
+        } catch {
+            guard StoreReading.isDamage(error) else { throw error }
+        }
         let (snapshots, journals) = try generations(layout, fileSystem: fileSystem)
         guard !snapshots.isEmpty || !journals.isEmpty else {
             try moveAside(layout.manifestPath)
@@ -28,7 +33,7 @@ enum ManifestRebuild {
         var kept = journals.filter { $0 >= (snapshot ?? 1) }.sorted()
         if kept.isEmpty {
             let generation = (journals + snapshots).max().map { $0 + 1 } ?? 1
-            let base = await lastSequence(ofSnapshot: snapshot, layout, fileSystem: fileSystem)
+            let base = try await lastSequence(ofSnapshot: snapshot, layout, fileSystem: fileSystem)
             try fileSystem.writeNewFile(layout.journalPath(generation), JournalRecord.headerLine(generation: generation, baseSequence: base))
             kept = [generation]
         }
@@ -50,11 +55,17 @@ enum ManifestRebuild {
         return Int64(name.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// The last sequence the snapshot holds (0 without one, or when it cannot be read: repair then moves it aside).
-    private static func lastSequence(ofSnapshot generation: Int64?, _ layout: StoreLayout, fileSystem: any FileSystem) async -> Int64 {
-        guard let generation, let bytes = try? fileSystem.readFile(layout.snapshotPath(generation)),
-              let snapshot = try? await SnapshotReader.read(bytes, path: layout.snapshotPath(generation))
-        else { return 0 }
-        return snapshot.lastSequence
+    /// The last sequence the snapshot holds (0 without one, or when it is damaged: repair then moves it aside).
+    /// - Throws: when the snapshot cannot be read for a reason other than damage (see ``StoreReading/isDamage(_:)``).
+    private static func lastSequence(ofSnapshot generation: Int64?, _ layout: StoreLayout,
+                                     fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+        guard let generation else { return 0 }
+        let path = layout.snapshotPath(generation)
+        do throws(JournalError) {
+            return try await SnapshotReader.read(try fileSystem.readFile(path), path: path).lastSequence
+        } catch {
+            guard StoreReading.isDamage(error) else { throw error }
+            return 0
+        }
     }
 }

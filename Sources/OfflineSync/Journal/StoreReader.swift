@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
 /// Everything read from a store directory, without changing it: the manifest, the snapshot and each journal's
 /// scan. Used by open, verify and repair.
 struct StoreReading: Sendable {
@@ -16,7 +22,9 @@ struct StoreReading: Sendable {
 
     /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay, and the
     /// snapshot's tables keep `indexes` (already valid).
-    /// - Throws: only when the manifest cannot be read; damaged data files are reported in the result.
+    /// - Throws: when the manifest cannot be read, or a file cannot be read for a reason other than its absence
+    ///   (EIO, EACCES, EMFILE, …): a failing disk or system is not damage, so neither open nor repair acts on it.
+    ///   Damaged or missing data files are reported in the result.
     static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool,
                      indexes: [IndexDefinition] = []) async throws(JournalError) -> StoreReading {
         let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
@@ -34,6 +42,7 @@ struct StoreReading: Sendable {
                 reading.snapshot = snapshot
                 baseSequence = snapshot.lastSequence
             } catch {
+                guard isDamage(error) else { throw error }
                 reading.snapshotProblem = error
                 reading.unscanned = manifest.journals
                 return reading
@@ -45,8 +54,8 @@ struct StoreReading: Sendable {
             do throws(JournalError) {
                 bytes = try fileSystem.readFile(path)
             } catch {
-                reading.journals.append(JournalScan.unreadable(path: path, generation: generation, baseSequence: baseSequence,
-                                                               reason: "the file cannot be read: \(error.description)"))
+                guard isDamage(error) else { throw error }
+                reading.journals.append(JournalScan.missing(path: path, generation: generation, baseSequence: baseSequence))
                 reading.unscanned = Array(manifest.journals[(index + 1)...])
                 return reading
             }
@@ -77,6 +86,12 @@ struct StoreReading: Sendable {
             journals[position].batches = []
         }
         return tables
+    }
+
+    /// Whether `error`, met reading a file the manifest names, means the store is damaged: bad contents, or the
+    /// file is missing. Any other failed system call is the disk's or the system's, and is thrown as it is.
+    static func isDamage(_ error: JournalError) -> Bool {
+        error.code != .io || error.errno == ENOENT
     }
 
     static func isTornTail(_ problem: JournalScan.Problem) -> Bool {

@@ -52,23 +52,50 @@ public struct Query: Sendable, Hashable {
 }
 
 /// Why a query cannot run.
-public enum QueryError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A field name that is not a valid identifier (a letter or `_`, then letters, digits or `_`).
-    case invalidFieldName(String)
-    /// `skip` below zero.
-    case negativeSkip(Int)
-    /// `top` below zero.
-    case negativeTop(Int)
+///
+/// A struct with a ``Code``, as GRDB's `DatabaseError`, so that a new kind of refusal does not break a caller's
+/// `switch`: match on ``code``.
+public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of refusal an error is.
+    public typealias Code = NamedCode<QueryError>
 
+    /// What kind of refusal this is.
+    public let code: Code
+    /// The field name refused, for ``Code/invalidFieldName``.
+    public let field: String?
     /// A sentence saying what is wrong.
-    public var description: String {
-        switch self {
-        case .invalidFieldName(let name):
-            return "The field name \"\(name)\" is not a valid identifier; use letters, digits and _ only, starting with a letter or _."
-        case .negativeSkip(let skip): return "Query skip must be 0 or more, not \(skip)."
-        case .negativeTop(let top): return "Query top must be 0 or more, not \(top)."
-        }
+    public let description: String
+
+    private init(_ code: Code, field: String? = nil, _ description: String) {
+        self.code = code
+        self.field = field
+        self.description = description
     }
+
+    /// A field name that is not a valid identifier (a letter or `_`, then letters, digits or `_`).
+    public static func invalidFieldName(_ name: String) -> QueryError {
+        QueryError(.invalidFieldName, field: name,
+                   "The field name \"\(name)\" is not a valid identifier; use letters, digits and _ only, starting with a letter or _.")
+    }
+
+    /// `skip` below zero.
+    public static func negativeSkip(_ skip: Int) -> QueryError {
+        QueryError(.negativeSkip, "Query skip must be 0 or more, not \(skip).")
+    }
+
+    /// `top` below zero.
+    public static func negativeTop(_ top: Int) -> QueryError {
+        QueryError(.negativeTop, "Query top must be 0 or more, not \(top).")
+    }
+}
+
+extension NamedCode where Domain == QueryError {
+    /// A field name that is not a valid identifier.
+    public static var invalidFieldName: Self { Self(rawValue: "invalidFieldName") }
+    /// `skip` below zero.
+    public static var negativeSkip: Self { Self(rawValue: "negativeSkip") }
+    /// `top` below zero.
+    public static var negativeTop: Self { Self(rawValue: "negativeTop") }
 }
 
 /// The items a query returned, and the count of all matches when it was asked for.

@@ -15,12 +15,13 @@ enum CommandRunner {
             Terminal.error(error.description)
             return 2
         } catch let error as JournalError {
-            switch error {
-            case .locked(let directory):
-                Terminal.error("offline-sync \(spec.name): the store in \(directory) is in use by another process (locked); close it there and try again.")
-            case .corrupted(let file, let offset, _, let reason):
+            switch error.code {
+            case .locked:
+                Terminal.error("offline-sync \(spec.name): the store in \(error.path ?? "DIR") is in use by another process (locked); close it there and try again.")
+            case .corrupted:
                 let directory = arguments.first { !$0.hasPrefix("-") } ?? "DIR"
-                Terminal.error("offline-sync \(spec.name): the journal \(file) is damaged at byte \(offset) (\(reason)) and "
+                Terminal.error("offline-sync \(spec.name): the journal \(error.path ?? directory) is damaged at byte "
+                    + "\(error.offset ?? 0) (\(error.reason ?? "unknown damage")) and "
                     + "valid records follow the damage. Run `offline-sync verify \(directory)` to list the problems, then "
                     + "`offline-sync repair \(directory)` to keep the valid prefix (the rest is moved aside, not deleted).")
             default:

@@ -60,6 +60,7 @@ struct DiskErrorSweepTests {
                 let label = "\(durability), operation \(point), errno \(code)"
                 for error in outcome.errors {
                     failedCalls += 1
+                    #expect(error.errno == code && [.io, .failed].contains(error.code), "\(label): not the injected error: \(error)")
                     #expect(error.description.contains("errno \(code) ("), "\(label): the error does not say what happened: \(error)")
                 }
                 // One error: at most the apply it hit fails, unless the store then refuses every later write.

@@ -86,8 +86,8 @@ struct JournalFixtureTests {
         await #expect {
             _ = try await JournalDataSource(directory: directory.store)
         } throws: { error in
-            guard case JournalError.corrupted(let file, let offset, let sequence, _) = error else { return false }
-            return file == journal && offset > headerLength && sequence == 2
+            guard let error = error as? JournalError, error.code == .corrupted, let offset = error.offset else { return false }
+            return error.path == journal && offset > headerLength && error.sequence == 2
         }
         let report = try await JournalDataSource.repair(directory: directory.store)
         #expect(report.recordsKept == 1)

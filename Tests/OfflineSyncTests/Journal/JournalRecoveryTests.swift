@@ -93,10 +93,10 @@ struct JournalRecoveryTests {
             do {
                 _ = try await JournalDataSource.open(directory.storePath)
                 Issue.record("opened a store with a flipped bit at \(offset)")
-            } catch JournalError.corrupted(let file, let at, let sequence, _) {
-                #expect(file == path)
-                #expect(at == Int64(ends[1]))
-                #expect(sequence == 2)
+            } catch let error as JournalError where error.code == .corrupted {
+                #expect(error.path == path)
+                #expect(error.offset == Int64(ends[1]))
+                #expect(error.sequence == 2)
             }
             #expect(try fileBytes(path) == damaged, "open must not change a corrupted journal")
             let verification = try await JournalDataSource.verify(directory: directory.store)
@@ -117,8 +117,8 @@ struct JournalRecoveryTests {
         await #expect {
             _ = try await JournalDataSource.open(directory.storePath)
         } throws: { error in
-            guard case JournalError.corrupted(_, _, let sequence, let reason) = error else { return false }
-            return sequence == 3 && reason.contains("stale")
+            guard let error = error as? JournalError, error.code == .corrupted else { return false }
+            return error.sequence == 3 && error.reason?.contains("stale") == true
         }
     }
 
