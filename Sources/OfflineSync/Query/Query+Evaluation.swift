@@ -20,10 +20,7 @@ extension Query {
         } else {
             ordered = filter.map { filter in items.filter { filter.matches($0) } } ?? Array(items)
             total = ordered.count
-            if !orderBy.isEmpty {
-                let keys = orderBy
-                ordered.sort { Query.precedes($0, $1, keys) }
-            }
+            if !orderBy.isEmpty { ordered = Query.sorted(ordered, by: orderBy) }
         }
         let start = min(skip, ordered.count)
         let end = keep.map { min($0, ordered.count) } ?? ordered.count
@@ -33,6 +30,30 @@ extension Query {
             page = page.map { item in item.filter { fields.contains($0.key) } }
         }
         return QueryResult(items: page, totalCount: includeTotalCount ? total : nil)
+    }
+
+    /// `items` sorted by `keys`, stably: each item's sort values are looked up once (not at every comparison),
+    /// and items that tie keep their order.
+    static func sorted(_ items: [JSONObject], by keys: [SortKey]) -> [JSONObject] {
+        let width = keys.count
+        var values: [JSONValue] = []
+        values.reserveCapacity(items.count * width)
+        for item in items {
+            for key in keys { values.append(item[key.field] ?? .null) }
+        }
+        let ascending = keys.map(\.ascending)
+        let order = values.withUnsafeBufferPointer { values in
+            ascending.withUnsafeBufferPointer { ascending in
+                items.indices.sorted { lhs, rhs in
+                    for position in 0..<width {
+                        let comparison = ValueComparison.sortOrder(values[lhs * width + position], values[rhs * width + position])
+                        if comparison != 0 { return ascending[position] ? comparison < 0 : comparison > 0 }
+                    }
+                    return lhs < rhs
+                }
+            }
+        }
+        return order.map { items[$0] }
     }
 
     /// Whether `lhs` sorts before `rhs` by `keys` in the total order of the local query rules.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
 /// The comparison semantics shared by filters and sorting: numbers compared exactly across `Int64` and `Double`,
 /// strings by Unicode scalar order, containers element-wise.
 enum ValueComparison {
@@ -26,24 +32,21 @@ enum ValueComparison {
 
     /// Compares strings by Unicode scalar order (equivalently, by UTF-8 bytes).
     static func compareStrings(_ lhs: String, _ rhs: String) -> Int {
-        var lhs = lhs, rhs = rhs
-        return lhs.withUTF8 { a in
-            rhs.withUTF8 { b in
-                let count = min(a.count, b.count)
-                if count > 0 {
-                    let result = memcmpBytes(a, b, count)
-                    if result != 0 { return result }
-                }
-                return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
-            }
+        let result = lhs.utf8.withContiguousStorageIfAvailable { a in
+            rhs.utf8.withContiguousStorageIfAvailable { b in compareBytes(a, b) }
         }
+        if let result = result ?? nil { return result }
+        // A string without contiguous UTF-8 (bridged from Objective-C): compare it as a sequence.
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : (lhs.utf8.elementsEqual(rhs.utf8) ? 0 : 1)
     }
 
-    private static func memcmpBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> Int {
-        for index in 0..<count where a[index] != b[index] {
-            return a[index] < b[index] ? -1 : 1
+    private static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = min(a.count, b.count)
+        if count > 0, let first = a.baseAddress, let second = b.baseAddress {
+            let result = memcmp(first, second, count)
+            if result != 0 { return result < 0 ? -1 : 1 }
         }
-        return 0
+        return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
     }
 
     /// Scalar-exact equality: numbers numerically, strings byte for byte, containers element-wise.
@@ -78,6 +81,7 @@ enum ValueComparison {
 
     /// The total order used for sorting: null (and missing) < bool < number < string < array < object.
     static func sortOrder(_ lhs: JSONValue, _ rhs: JSONValue) -> Int {
+        if case .string(let a) = lhs, case .string(let b) = rhs { return compareStrings(a, b) }
         let lhsRank = rank(lhs), rhsRank = rank(rhs)
         if lhsRank != rhsRank { return lhsRank < rhsRank ? -1 : 1 }
         switch (lhs, rhs) {

@@ -6,6 +6,8 @@ struct BenchOptions: Sendable, Equatable {
     enum Suite: String, Sendable {
         /// D0 and W1 to W7, the store benchmark compare.sh reads.
         case store
+        /// S1 and S2 alone: pull and push through `SyncContext` (they also end the store suite).
+        case sync
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
     }
@@ -28,7 +30,7 @@ struct BenchOptions: Sendable, Equatable {
     var memoryProbeDirectory: String?
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|json]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -36,7 +38,8 @@ struct BenchOptions: Sendable, Equatable {
                           queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1, S2 (sync); json: J1, J2
+          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1, S2 (sync);
+                          sync: S1, S2 alone; json: J1, J2
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -67,7 +70,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store or json")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync or json")
                 }
                 options.suite = suite
             case "--write-thread":

@@ -47,6 +47,9 @@ struct BenchRunner {
         defer { removeData() }
         switch options.suite {
         case .store: try await runStoreSuite()
+        case .sync:
+            try await runSyncPull()
+            try await runSyncPush()
         case .json: try runJSONSuite()
         }
         report.finish()

@@ -40,4 +40,23 @@ struct QueryEvaluationTests {
         #expect(result.items.count == 10)
         #expect(result.items.allSatisfy { filter.matches($0) })
     }
+
+    @Test func aFullSortKeepsTiesInTheirOrder() {
+        let items = Self.items(count: 500, seed: 4)
+        let sorted = Query(table: "T", orderBy: [.descending("n")]).evaluate(over: items).items
+        let position = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1["id"]!, $0) })
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a["n"] == b["n"] {
+            #expect(position[a["id"]!]! < position[b["id"]!]!, "\(a) and \(b) tie but swapped")
+        }
+        #expect(sorted.count == 500)
+    }
+
+    @Test func stringsSortByUnicodeScalarsNotByCanonicalEquivalence() {
+        // "e" + combining acute and the precomposed "é" are equal as Swift Strings but differ by scalars;
+        // "z" (U+007A) sorts before "é" (U+00E9), and U+FFFF before U+1F600 (a four-byte UTF-8 sequence).
+        let texts = ["\u{1F600}", "é", "e\u{301}", "z", "\u{FFFF}", "", "a"]
+        let items: [JSONObject] = texts.enumerated().map { ["id": .string("i\($0)"), "s": .string($1)] }
+        let sorted = Query(table: "T", orderBy: [.ascending("s")]).evaluate(over: items).items.map { $0["s"]!.stringValue! }
+        #expect(sorted.map { Array($0.unicodeScalars) } == ["", "a", "e\u{301}", "z", "é", "\u{FFFF}", "\u{1F600}"].map { Array($0.unicodeScalars) })
+    }
 }
