@@ -1,20 +1,33 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import OfflineSync
 
-/// `journal-crash-child sync <directory> <baseURL> <v2|v3> <seed>`: a device that is killed while it syncs.
+/// `journal-crash-child sync <directory> <baseURL> <v2|v3> <seed> [faults]`: a device that is killed while it syncs.
 ///
 /// Opens the store (`.always`), then loops: one random local write to table "Kill" (an insert of a new id, or an
 /// update or delete of an item it holds), printing `begin <kind> <id> <text>` before the write and
-/// `ack <kind> <id> <text>` once it returned (`<text>` is `-` for a delete); then, most of the time, a push and now
-/// and then an incremental pull of the table, printing `push ok|failed` and `pull ok|failed`. Every text is unique,
-/// so the test can tell which write an item holds. It never ends by itself.
+/// `ack <kind> <id> <text>` once it returned (`<text>` is `-` for a delete), or now and then a `write` batch of an
+/// update and an insert, printed as `begin-batch`, one `part <kind> <id> <text>` per write, and `ack-batch`; then,
+/// most of the time, a push and now and then an incremental pull of the table, printing `push ok|failed` and
+/// `pull ok|failed`. Every text is unique, so the test can tell which write an item holds. With `faults` the server
+/// injects failures: the remote retries quickly, and its tokens come from the server's `GET /token` (refreshed
+/// after a 401). It never ends by itself.
 enum SyncChild {
     static let table = "Kill"
 
-    static func run(directory: URL, baseURL: URL, apiVersion: APIVersion, seed: UInt64) async throws -> Never {
+    static func run(directory: URL, baseURL: URL, apiVersion: APIVersion, seed: UInt64, faults: Bool) async throws -> Never {
         let store = try await JournalDataSource(directory: directory, options: JournalOptions(durability: .always))
-        let remote = HTTPRemote(baseURL: baseURL, apiVersion: apiVersion,
+        let remote: HTTPRemote
+        if faults {
+            let retries = HTTPRetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(4), maximumDelay: .milliseconds(50))
+            remote = HTTPRemote(baseURL: baseURL, apiVersion: apiVersion, authentication: ServerTokens(baseURL: baseURL),
+                                configuration: HTTPRemoteConfiguration(timeout: .seconds(10), retryPolicy: retries))
+        } else {
+            remote = HTTPRemote(baseURL: baseURL, apiVersion: apiVersion,
                                 configuration: HTTPRemoteConfiguration(timeout: .seconds(10)))
+        }
         let context = SyncContext(dataSource: store, remote: remote)
         let items = context.table(table)
         var random = ChildRandom(seed: seed ^ UInt64(getpid()))
@@ -33,15 +46,26 @@ enum SyncChild {
             } else {
                 var item = held[Int(random.next() % UInt64(held.count))]
                 let id = item["id"]?.stringValue ?? "?"
-                if roll < 8 {
-                    item["text"] = .string(text)
+                item["text"] = .string(text)
+                switch roll {
+                case 3..<7:
                     output("begin update \(id) \(text)")
                     try await items.update(item)
                     output("ack update \(id) \(text)")
-                } else {
+                case 7:
                     output("begin delete \(id) -")
                     try await items.delete(item)
                     output("ack delete \(id) -")
+                default:
+                    let newID = "\(prefix)-i\(counter)", newText = text + "b"
+                    output("begin-batch")
+                    output("part update \(id) \(text)")
+                    output("part insert \(newID) \(newText)")
+                    try await context.write { writes in
+                        try writes.update(item, in: table)
+                        try writes.insert(["id": .string(newID), "text": .string(newText)], into: table)
+                    }
+                    output("ack-batch")
                 }
             }
             if random.next() % 3 != 0 {
@@ -51,6 +75,29 @@ enum SyncChild {
                 do { try await items.pull(queryId: "all"); output("pull ok") } catch { output("pull failed \(error)") }
             }
         }
+    }
+}
+
+/// Tokens from the test server's sign-in service (`GET <baseURL>/token`), fetched again when `refresh` is asked.
+actor ServerTokens: AuthenticationProvider {
+    private let url: URL
+    private var current: String?
+
+    init(baseURL: URL) { url = baseURL.appendingPathComponent("token") }
+
+    func token(refresh: Bool) async throws -> String {
+        if !refresh, let current { return current }
+        let url = url
+        let body: Data = try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: url) { data, _, error in
+                if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? URLError(.badServerResponse)) }
+            }.resume()
+        }
+        guard case .object(let object) = try JSONValue(parsing: [UInt8](body)), let token = object["token"]?.stringValue else {
+            throw URLError(.cannotParseResponse)
+        }
+        current = token
+        return token
     }
 }
 

@@ -66,11 +66,12 @@ case "write":
     }
 case "sync":
     guard arguments.count >= 6, let baseURL = URL(string: arguments[3]), let seed = UInt64(arguments[5]) else {
-        output("usage: journal-crash-child sync <directory> <baseURL> <v2|v3> <seed>")
+        output("usage: journal-crash-child sync <directory> <baseURL> <v2|v3> <seed> [faults]")
         exit(2)
     }
     do {
-        try await SyncChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed)
+        try await SyncChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed,
+                                faults: arguments.count >= 7 && arguments[6] == "faults")
     } catch {
         output("error \(error)")
         exit(1)

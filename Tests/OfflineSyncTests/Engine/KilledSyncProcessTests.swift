@@ -7,7 +7,8 @@ import OfflineSyncTesting
 /// `journal-crash-child` holding a journal store, against a back end in the test process that outlives it), restarted
 /// on the same store each time. At every restart the store holds every acknowledged write; at the end one push and
 /// one pull drain the queue with no error, and the store and the server hold each item as its last write left it,
-/// with no deleted item back. `OFFLINESYNC_SOAK=<rounds>` runs more rounds.
+/// with no deleted item back, and a `write` batch is found all or nothing. A variant adds 503s before and after the
+/// server acts and tokens that expire. `OFFLINESYNC_SOAK=<rounds>` runs more rounds.
 @Suite(.serialized)
 struct KilledSyncProcessTests {
     static let rounds = ProcessInfo.processInfo.environment["OFFLINESYNC_SOAK"].flatMap { Int($0) }.map { max($0, 16) } ?? 16
@@ -18,26 +19,38 @@ struct KilledSyncProcessTests {
         var description: String { if case .text(let text) = self { text } else { "deleted" } }
     }
 
-    /// The writes the child acknowledged, and the one a kill cut (it may or may not have happened).
+    /// The writes the child acknowledged, and the ones a kill cut (a single write or a batch: they may or may not
+    /// have happened, but a batch all or nothing).
     struct Ledger {
         var acknowledged: [String: State] = [:]
-        var cut: (id: String, result: State)?
+        var cut: [(id: String, result: State)] = []
+        var batches = 0
 
         mutating func read(_ lines: [String]) {
             for line in lines {
                 let words = line.split(separator: " ", maxSplits: 3).map(String.init)
-                guard words.count == 4, words[0] == "begin" || words[0] == "ack" else { continue }
-                let result: State = words[1] == "delete" ? .deleted : .text(words[3])
-                if words[0] == "begin" { cut = (words[2], result) } else { acknowledged[words[2]] = result; cut = nil }
+                func write() -> (String, State) { (words[2], words[1] == "delete" ? .deleted : .text(words[3])) }
+                switch words.first {
+                case "begin" where words.count == 4: cut = [write()]
+                case "begin-batch": cut = []
+                case "part" where words.count == 4: cut.append(write())
+                case "ack" where words.count == 4, "ack-batch":
+                    for (id, result) in cut { acknowledged[id] = result }
+                    if words.first == "ack-batch" { batches += 1 }
+                    cut = []
+                default: break
+                }
             }
         }
 
-        /// Decides from what the store holds whether the cut write happened.
-        mutating func settle(with held: [String: String]) {
-            guard let cut else { return }
-            let holds: State = held[cut.id].map(State.text) ?? .deleted
-            if holds == cut.result { acknowledged[cut.id] = cut.result }
-            self.cut = nil
+        /// Decides from what the store holds whether the cut write or batch happened; false when only part of a
+        /// batch did.
+        mutating func settle(with held: [String: String]) -> Bool {
+            defer { cut = [] }
+            let happened = cut.filter { held[$0.id].map(State.text) ?? .deleted == $0.result }
+            guard happened.count == cut.count || happened.isEmpty else { return false }
+            for (id, result) in happened { acknowledged[id] = result }
+            return true
         }
 
         /// The items the acknowledged writes leave: id → text.
@@ -83,16 +96,34 @@ struct KilledSyncProcessTests {
 
     @Test(arguments: [APIVersion.v2, .v3], [1, 2, 3] as [UInt64])
     func aDeviceKilledWhileItSyncsLosesNothingAndNeverConflictsWithItself(_ apiVersion: APIVersion, _ seed: UInt64) async throws {
+        try await Self.killRepeatedly(apiVersion, seed: seed, faults: nil)
+    }
+
+    /// The same under faults: 503s before the server acts, 503s after it acted (a write that happened but whose
+    /// answer says it failed, so the retry meets its own row), and tokens that expire every 25 requests.
+    @Test(arguments: [APIVersion.v2, .v3])
+    func aDeviceKilledWhileItSyncsThroughFaultsAndExpiringTokensLosesNothing(_ apiVersion: APIVersion) async throws {
+        let faults = ServerFaults(seed: 7, unavailableOneIn: 9, answerLostOneIn: 9, tokenLifetime: 25)
+        try await Self.killRepeatedly(apiVersion, seed: 11, faults: faults)
+    }
+
+    /// Runs ``rounds`` children against one server (with `faults` until the last round), killing each at a random
+    /// moment and checking the store after each; then, with faults off, one push and one pull must drain the queue
+    /// and leave store and server equal to what the acknowledged writes left.
+    private static func killRepeatedly(_ apiVersion: APIVersion, seed: UInt64, faults: ServerFaults?) async throws {
         let server = try TableProtocolServer(version: apiVersion, responseDelay: .milliseconds(2))
         defer { server.stop() }
+        server.inject(faults)
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var generator = SplitMix64(seed: seed)
         var ledger = Ledger()
-        var pushes = 0
+        var pushes = 0, pushesOK = 0
         for round in 0..<Self.rounds {
-            let child = try CrashChild(["sync", directory.storePath, server.baseURL.absoluteString,
-                                        apiVersion == .v2 ? "v2" : "v3", "\(seed &* 1000 &+ UInt64(round))"])
+            var arguments = ["sync", directory.storePath, server.baseURL.absoluteString, apiVersion == .v2 ? "v2" : "v3",
+                             "\(seed &* 1000 &+ UInt64(round))"]
+            if faults != nil { arguments.append("faults") }
+            let child = try CrashChild(arguments)
             let wanted = Int.random(in: 4...60, using: &generator)
             let firstLines = await child.readLines { $0.count >= wanted }
             // A little later, so that kills land anywhere in a request: before the server acted, or after it
@@ -103,15 +134,23 @@ struct KilledSyncProcessTests {
             let lines = firstLines + rest
             #expect(!lines.contains { $0.hasPrefix("error") }, "seed \(seed), round \(round): \(lines.filter { $0.hasPrefix("error") })")
             pushes += lines.filter { $0.hasPrefix("push") }.count
+            pushesOK += lines.filter { $0 == "push ok" }.count
             ledger.read(lines)
 
             let store = try await JournalDataSource(directory: directory.store)
             let held = try await Self.held(in: store)
-            ledger.settle(with: held)
+            let whole = ledger.settle(with: held)
+            #expect(whole, "seed \(seed), round \(round): the store holds half a batch")
             #expect(held == ledger.expected, "seed \(seed), round \(round): the store lost an acknowledged write")
             try await store.close()
         }
-        #expect(pushes > Self.rounds, "seed \(seed): the children pushed \(pushes) times")
+        #expect(pushes > Self.rounds && pushesOK > 0, "seed \(seed): the children pushed \(pushes) times, \(pushesOK) with success")
+        #expect(ledger.batches > 0, "seed \(seed): no batch was acknowledged")
+        if faults != nil, let injected = server.injectedFaults {
+            #expect(injected.unavailable > 0 && injected.lostAnswers > 0 && injected.unauthorized > 0,
+                    "seed \(seed): faults not all met: \(injected.unavailable) 503s, \(injected.lostAnswers) lost answers, \(injected.unauthorized) 401s")
+        }
+        server.inject(nil)
 
         let store = try await JournalDataSource(directory: directory.store)
         let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL, apiVersion: apiVersion))

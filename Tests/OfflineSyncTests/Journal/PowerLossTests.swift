@@ -3,7 +3,8 @@ import Testing
 @testable import OfflineSync
 
 /// Power loss at every changing file operation of a workload (applies, a compaction and its manifest switches,
-/// close) in each durability with one writer, and under group commit with four, each with several seeded disks the
+/// close) in each durability with one writer, with applies whose durability is deferred, and under group commit
+/// with four, each with several seeded disks the
 /// file system could leave (``PowerLossFileSystem``): the store always opens, never holds half a batch, and keeps
 /// every batch its durability promised.
 struct PowerLossTests {
@@ -19,8 +20,11 @@ struct PowerLossTests {
         var poweredOff = false
     }
 
-    /// Single writer: batches 1…10 in order, a compaction after batch 5, then close.
-    static func singleWriter(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: PowerLossFileSystem) async -> Run {
+    /// Single writer: batches 1…10 in order, a compaction after batch 5, then close. With `deferring`, even batches
+    /// go through `applyDeferringDurability` (as a push's bookkeeping): such a batch is promised once a later
+    /// `apply`, the compaction or close has returned.
+    static func singleWriter(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: PowerLossFileSystem,
+                             deferring: Bool = false) async -> Run {
         var run = Run()
         var store: JournalDataSource?
         do {
@@ -29,8 +33,10 @@ struct PowerLossTests {
             let opened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
             store = opened
             for n in 1...batches {
-                try await opened.apply(Sample.batch(n))
+                let deferred = deferring && n.isMultiple(of: 2)
+                if deferred { try await opened.applyDeferringDurability(Sample.batch(n)) } else { try await opened.apply(Sample.batch(n)) }
                 run.acknowledged.insert(n)
+                if deferring, !deferred { run.synced = run.acknowledged }
                 if n == 5 {
                     try await opened.compact()
                     run.synced = run.acknowledged
@@ -119,6 +125,15 @@ struct PowerLossTests {
             await Self.singleWriter($0, durability, $1)
         }
         #expect(points > 30, "the workload has \(points) changing operations")
+    }
+
+    @Test func aDeferredApplyIsKeptOnceALaterApplyReturnedAndNeverWithoutItsPredecessors() async throws {
+        // prefixOnly: what survives is always batches 1…k (a deferred batch never lost while a later one is kept),
+        // and k covers every batch acknowledged before the last durable apply, compaction or close returned.
+        let points = try await Self.sweep("deferred", batches: Array(1...Self.batches), prefixOnly: true) {
+            await Self.singleWriter($0, .always, $1, deferring: true)
+        }
+        #expect(points > 25, "the workload has \(points) changing operations")
     }
 
     @Test func groupCommitLosesNothingAcknowledgedAtAnyPowerLoss() async throws {

@@ -11,7 +11,8 @@ import OfflineSync
 ///   `__includedeleted=true`, token in `Authorization: Bearer`.
 /// - Filters: only `updatedAt ge|gt <date literal>` (either dialect's literal) is understood; `$orderby` sorts by
 ///   `updatedAt` (then id) when it names it, else by id; pages hold at most `pageSize` rows.
-/// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01.
+/// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01. ``inject(_:)`` adds
+/// ``ServerFaults``: 503s before and after acting, and expiring tokens handed out by `GET /token`.
 final class TableProtocolServer: @unchecked Sendable {
     private let lock = NSLock()
     private var tables: [String: [String: JSONObject]] = [:]
@@ -22,6 +23,7 @@ final class TableProtocolServer: @unchecked Sendable {
     private let version: APIVersion
     private let pageSize: Int
     private var server: LoopbackHTTPServer?
+    private var faults: ServerFaults?
 
     /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
     /// every answer leaves that long after the server acted, a window in which a client killed loses it.
@@ -77,6 +79,12 @@ final class TableProtocolServer: @unchecked Sendable {
     /// Accepts only `token` from now on (as after the old one expired).
     func acceptToken(_ token: String?) { lock.withLock { self.token = token } }
 
+    /// Injects `faults` into every later request, or stops injecting them (nil).
+    func inject(_ faults: ServerFaults?) { lock.withLock { self.faults = faults } }
+
+    /// The faults injected so far.
+    var injectedFaults: ServerFaults? { lock.withLock { faults } }
+
     /// Stops the server and waits for its thread to end.
     func stop() { server?.stop() }
 
@@ -85,28 +93,45 @@ final class TableProtocolServer: @unchecked Sendable {
     private func handle(_ request: ServerRequest) -> ServerResponse {
         lock.withLock {
             log.append(request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query))
+            if let faults, request.path == "/token" { return Self.json(200, ["token": .string(faults.currentToken)]) }
             guard request.headers["zumo-api-version"] == version.headerValue else {
                 return Self.error(400, "ZUMO-API-VERSION")
             }
-            if let token {
-                let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
-                if sent != (version == .v2 ? token : "Bearer " + token) { return Self.error(401, "Unauthorized") }
+            let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
+            if var faults {
+                let fate = faults.next(token: version == .v2 ? sent : sent.map { String($0.dropFirst("Bearer ".count)) })
+                self.faults = faults
+                switch fate {
+                case .unauthorized: return Self.error(401, "Unauthorized")
+                case .unavailable: return Self.error(503, "Service Unavailable")
+                case .actThenFail:
+                    _ = route(request)
+                    return Self.error(503, "Service Unavailable")
+                case .act: break
+                }
+            } else if let token, sent != (version == .v2 ? token : "Bearer " + token) {
+                return Self.error(401, "Unauthorized")
             }
-            let segments = request.path.split(separator: "/").map { Self.percentDecoded(String($0)) }
-            guard segments.count >= 2, segments[0] == "tables" else { return Self.error(404, "no route") }
-            let table = segments[1]
-            let id = segments.count > 2 ? segments[2] : nil
-            let query = Self.queryPairs(request.query)
-            let includeDeleted = query[includeDeletedName] == "true"
-            switch (request.method, id) {
-            case ("POST", nil): return insert(request, table: table)
-            case ("GET", nil): return read(table: table, query: query, rawQuery: request.query)
-            case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: includeDeleted)
-            case ("PATCH", let id?) where version == .v2: return update(request, table: table, id: id)
-            case ("PUT", let id?) where version == .v3: return update(request, table: table, id: id)
-            case ("DELETE", let id?): return delete(request, table: table, id: id)
-            default: return Self.error(405, "method not allowed")
-            }
+            return route(request)
+        }
+    }
+
+    /// Acts on a table request and answers it.
+    private func route(_ request: ServerRequest) -> ServerResponse {
+        let segments = request.path.split(separator: "/").map { Self.percentDecoded(String($0)) }
+        guard segments.count >= 2, segments[0] == "tables" else { return Self.error(404, "no route") }
+        let table = segments[1]
+        let id = segments.count > 2 ? segments[2] : nil
+        let query = Self.queryPairs(request.query)
+        let includeDeleted = query[includeDeletedName] == "true"
+        switch (request.method, id) {
+        case ("POST", nil): return insert(request, table: table)
+        case ("GET", nil): return read(table: table, query: query, rawQuery: request.query)
+        case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: includeDeleted)
+        case ("PATCH", let id?) where version == .v2: return update(request, table: table, id: id)
+        case ("PUT", let id?) where version == .v3: return update(request, table: table, id: id)
+        case ("DELETE", let id?): return delete(request, table: table, id: id)
+        default: return Self.error(405, "method not allowed")
         }
     }
 
