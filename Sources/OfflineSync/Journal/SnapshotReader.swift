@@ -14,7 +14,8 @@ enum SnapshotReader {
 
     /// Parses `bytes`, the content of the snapshot at `path`, into tables that keep `indexes` (already valid).
     /// Every line is checked as the JSON reader checks a document, but only its id and indexed values are decoded
-    /// (``JSONReader/skimObject(_:keys:)``): the tables refer to the items' text in `bytes`.
+    /// (``JSONReader/skimObject(_:keys:)``): the tables refer to the items' text in `bytes`. Lines are parsed on every
+    /// core a round at a time, the next round while the last one is loaded into the tables (which is sequential).
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
     static func read(_ bytes: [UInt8], path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         let result: Result<(SnapshotContents, Layout), JournalError> = bytes.withUnsafeBytes { raw in
@@ -22,50 +23,84 @@ enum SnapshotReader {
         }
         var (contents, layout) = try result.get()
         do { try contents.tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
-        var position = 0
-        for (name, count) in layout.tables {
-            let fields = contents.tables.indexFields(table: name)
-            // The members read from each item: its id, then every indexed field once.
-            var keys = ["id"]
-            for field in fields.joined() where !keys.contains(field) { keys.append(field) }
-            var replacedAny = false
-            for start in stride(from: position, to: position + count, by: linesPerRound) {
-                let lines = Array(layout.itemLines[start..<min(start + linesPerRound, position + count)])
-                let parsed = await ParallelLines.map(lines, of: bytes) { [keys] line -> ParsedLine in
-                    let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
-                    let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
-                    guard case .success(let ranges) = JSONReader.skimObject(text, keys: keys) else { return .invalid }
-                    func value(_ key: String) -> JSONValue {
-                        guard let position = keys.firstIndex(of: key), let range = ranges[position],
-                              case .success(let value) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range]))
-                        else { return .null }
-                        return value
-                    }
-                    guard case .string(let id) = value("id") else { return .withoutID }
-                    let indexValues = fields.map { list in
-                        var encoded: [UInt8] = []
-                        for field in list { OrderedKey.append(value(field), to: &encoded) }
-                        return encoded
-                    }
-                    return .item(key: ItemID.key(id), length: end, indexValues: indexValues)
+        let rounds = Round.all(layout, fields: layout.tables.map { contents.tables.indexFields(table: $0.name) })
+        func startParsing(_ round: Round) -> Task<[ParsedLine], Never> {
+            Task { await ParallelLines.map(round.lines, of: bytes) { parseLine($0, keys: round.keys, fields: round.fields) } }
+        }
+        var next = rounds.first.map(startParsing)
+        defer { next?.cancel() }
+        var replacedAny = false
+        for (index, round) in rounds.enumerated() {
+            guard let parsing = next else { break }
+            let parsed = await parsing.value
+            next = index + 1 < rounds.count ? startParsing(rounds[index + 1]) : nil
+            let name = layout.tables[round.table].name
+            var loaded: [LoadedItem] = []
+            loaded.reserveCapacity(parsed.count)
+            for (range, line) in zip(round.lines, parsed) {
+                switch line {
+                case .invalid: throw invalid(path, range.lowerBound, "the line is not one JSON object")
+                case .withoutID: continue
+                case .item(let key, let length, let values):
+                    loaded.append(LoadedItem(range: range.lowerBound..<(range.lowerBound + length), key: key, indexValues: values))
                 }
-                var loaded: [LoadedItem] = []
-                loaded.reserveCapacity(parsed.count)
-                for (range, line) in zip(lines, parsed) {
-                    switch line {
-                    case .invalid: throw invalid(path, range.lowerBound, "the line is not one JSON object")
-                    case .withoutID: continue
-                    case .item(let key, let length, let values):
-                        loaded.append(LoadedItem(range: range.lowerBound..<(range.lowerBound + length), key: key, indexValues: values))
-                    }
-                }
-                if start == position { contents.tables.reserve(table: name, items: count, sample: loaded.first) }
-                replacedAny = contents.tables.load(loaded, table: name, base: bytes) || replacedAny
             }
-            contents.tables.finishLoading(table: name, replacedAny: replacedAny)
-            position += count
+            if round.isFirstOfTable {
+                contents.tables.reserve(table: name, items: layout.tables[round.table].count, sample: loaded.first)
+                replacedAny = false
+            }
+            replacedAny = contents.tables.load(loaded, table: name, base: bytes) || replacedAny
+            if round.isLastOfTable { contents.tables.finishLoading(table: name, replacedAny: replacedAny) }
         }
         return contents
+    }
+
+    /// One item line's id key, length without its trailing comma, and encoded index values; `keys` are the members
+    /// to read (the id, then every indexed field once), `fields` the field lists of the table's indexes.
+    private static func parseLine(_ line: UnsafeRawBufferPointer, keys: [String], fields: [[String]]) -> ParsedLine {
+        let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
+        let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
+        guard case .success(let ranges) = JSONReader.skimObject(text, keys: keys) else { return .invalid }
+        func value(_ key: String) -> JSONValue {
+            guard let position = keys.firstIndex(of: key), let range = ranges[position],
+                  case .success(let value) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range]))
+            else { return .null }
+            return value
+        }
+        guard case .string(let id) = value("id") else { return .withoutID }
+        let indexValues = fields.map { list in
+            var encoded: [UInt8] = []
+            for field in list { OrderedKey.append(value(field), to: &encoded) }
+            return encoded
+        }
+        return .item(key: ItemID.key(id), length: end, indexValues: indexValues)
+    }
+
+    /// Up to ``linesPerRound`` item lines of one table, parsed together.
+    private struct Round: Sendable {
+        var table: Int
+        var lines: [Range<Int>]
+        var keys: [String]
+        var fields: [[String]]
+        var isFirstOfTable: Bool
+        var isLastOfTable: Bool
+
+        /// The rounds of every table in `layout`, in file order; `fields` holds each table's index field lists.
+        static func all(_ layout: Layout, fields: [[[String]]]) -> [Round] {
+            var rounds: [Round] = []
+            var position = 0
+            for (table, (_, count)) in layout.tables.enumerated() {
+                var keys = ["id"]
+                for field in fields[table].joined() where !keys.contains(field) { keys.append(field) }
+                for start in stride(from: position, to: position + count, by: linesPerRound) {
+                    let end = min(start + linesPerRound, position + count)
+                    rounds.append(Round(table: table, lines: Array(layout.itemLines[start..<end]), keys: keys,
+                                        fields: fields[table], isFirstOfTable: start == position, isLastOfTable: end == position + count))
+                }
+                position += count
+            }
+            return rounds
+        }
     }
 
     /// One item line, parsed.

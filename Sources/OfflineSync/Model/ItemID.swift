@@ -29,9 +29,24 @@ public enum ItemID {
     /// valid id and is itself escaped, so the mapping is one-to-one. An id that is already lower-case printable ASCII
     /// is its own key (no copy is made), which is the common case.
     static func key(_ id: String) -> String {
-        if isPrintableASCII(id, allowingUpperCase: false) { return id }
+        var hasUpperCase = false
+        for byte in id.utf8 {
+            guard byte >= 0x20 && byte < 0x80 else { return escapedKey(id) }
+            if byte >= 0x41 && byte <= 0x5A { hasUpperCase = true }
+        }
+        if !hasUpperCase { return id }
+        // Printable ASCII with upper-case letters: lower them byte by byte (what `lowercased()` does to ASCII,
+        // without its Unicode machinery).
+        return String(unsafeUninitializedCapacity: id.utf8.count) { buffer in
+            for (index, byte) in id.utf8.enumerated() { buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+            return id.utf8.count
+        }
+    }
+
+    /// ``key(_:)`` of an id with a byte outside printable ASCII.
+    private static func escapedKey(_ id: String) -> String {
         let lower = id.lowercased()
-        if isPrintableASCII(lower, allowingUpperCase: true) { return lower }
+        if isPrintableASCII(lower) { return lower }
         let hex = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(lower.utf8.count * 3)
@@ -47,8 +62,8 @@ public enum ItemID {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func isPrintableASCII(_ text: String, allowingUpperCase: Bool) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 && (allowingUpperCase || !($0 >= 0x41 && $0 <= 0x5A)) }
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 }
     }
 }
 

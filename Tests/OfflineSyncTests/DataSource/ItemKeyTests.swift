@@ -14,6 +14,14 @@ struct ItemKeyTests {
         #expect(Set([ItemID.key(Self.composed), ItemID.key(Self.decomposed), ItemID.key("CAFE\u{301}")]).count == 2)
     }
 
+    @Test func asciiKeysAreTheIdsLowerCasedAsTheStandardLibraryDoes() {
+        let printable = String(decoding: Array(0x20..<0x7F) as [UInt8], as: UTF8.self)
+        #expect(ItemID.key(printable) == printable.lowercased())
+        #expect(ItemID.key("@AZ[`az{") == "@az[`az{")
+        let lower = "already-lower_case.id"
+        #expect(ItemID.key(lower) == lower)
+    }
+
     @Test(arguments: [("caf\u{E9}", "caf\u{1}c3\u{1}a9"), ("ÅB", "\u{1}c3\u{1}a5b"), ("a\u{1}b", "a\u{1}01b"), ("x y", "x y")])
     func nonASCIIKeysAreEscapedOneToOne(_ id: String, _ key: String) {
         #expect(ItemID.key(id).utf8.elementsEqual(key.utf8))
