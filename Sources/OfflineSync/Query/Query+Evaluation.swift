@@ -42,8 +42,8 @@ extension Query {
             for key in keys { values.append(item[key.field] ?? .null) }
         }
         let ascending = keys.map(\.ascending)
-        let order = values.withUnsafeBufferPointer { values in
-            ascending.withUnsafeBufferPointer { ascending in
+        let order = TextSortColumns(values)?.order(count: items.count, ascending: ascending)
+            ?? values.withUnsafeBufferPointer { values in
                 items.indices.sorted { lhs, rhs in
                     for position in 0..<width {
                         let comparison = ValueComparison.sortOrder(values[lhs * width + position], values[rhs * width + position])
@@ -52,7 +52,6 @@ extension Query {
                     return lhs < rhs
                 }
             }
-        }
         return order.map { items[$0] }
     }
 

@@ -59,4 +59,22 @@ struct QueryEvaluationTests {
         let sorted = Query(table: "T", orderBy: [.ascending("s")]).evaluate(over: items).items.map { $0["s"]!.stringValue! }
         #expect(sorted.map { Array($0.unicodeScalars) } == ["", "a", "e\u{301}", "z", "é", "\u{FFFF}", "\u{1F600}"].map { Array($0.unicodeScalars) })
     }
+
+    @Test func aFullSortOfStringsAndNullsAgreesWithTheComparisonRules() {
+        let texts: [JSONValue] = [nil, "", "a", "A", "ab", "é", "e\u{301}", "\u{1F600}", "2026-11-26T01:00:00.000Z", "z"]
+        var state: UInt64 = 5
+        let items: [JSONObject] = (0..<400).map { index in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var item: JSONObject = ["id": .string("id\(index % 37)-\(index)")]
+            let text = texts[Int(state >> 33) % texts.count]
+            if text != nil || index.isMultiple(of: 2) { item["s"] = text }  // null, missing or a string
+            return item
+        }
+        for keys in [[SortKey.ascending("s")], [.descending("s"), .ascending("id")]] {
+            let full = Query(table: "T", orderBy: keys).evaluate(over: items).items
+            // The bounded top-k path compares with the rules directly, pair by pair.
+            let bounded = Query(table: "T", orderBy: keys, top: items.count).evaluate(over: items).items
+            #expect(full == bounded, "\(keys)")
+        }
+    }
 }
