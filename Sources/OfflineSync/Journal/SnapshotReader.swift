@@ -25,7 +25,8 @@ enum SnapshotReader {
         do { try contents.tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
         let rounds = Round.all(layout, fields: layout.tables.map { contents.tables.indexFields(table: $0.name) })
         func startParsing(_ round: Round) -> Task<[ParsedLine], Never> {
-            Task { await ParallelLines.map(round.lines, of: bytes) { parseLine($0, keys: round.keys, fields: round.fields) } }
+            let lines = Array(layout.itemLines[round.lines])
+            return Task { await ParallelLines.map(lines, of: bytes) { parseLine($0, keys: round.keys, fields: round.fields) } }
         }
         var next = rounds.first.map(startParsing)
         defer { next?.cancel() }
@@ -37,7 +38,7 @@ enum SnapshotReader {
             let name = layout.tables[round.table].name
             var loaded: [LoadedItem] = []
             loaded.reserveCapacity(parsed.count)
-            for (range, line) in zip(round.lines, parsed) {
+            for (range, line) in zip(layout.itemLines[round.lines], parsed) {
                 switch line {
                 case .invalid: throw invalid(path, range.lowerBound, "the line is not one JSON object")
                 case .withoutID: continue
@@ -79,7 +80,8 @@ enum SnapshotReader {
     /// Up to ``linesPerRound`` item lines of one table, parsed together.
     private struct Round: Sendable {
         var table: Int
-        var lines: [Range<Int>]
+        /// The positions of the round's lines in ``Layout/itemLines``.
+        var lines: Range<Int>
         var keys: [String]
         var fields: [[String]]
         var isFirstOfTable: Bool
@@ -94,7 +96,7 @@ enum SnapshotReader {
                 for field in fields[table].joined() where !keys.contains(field) { keys.append(field) }
                 for start in stride(from: position, to: position + count, by: linesPerRound) {
                     let end = min(start + linesPerRound, position + count)
-                    rounds.append(Round(table: table, lines: Array(layout.itemLines[start..<end]), keys: keys,
+                    rounds.append(Round(table: table, lines: start..<end, keys: keys,
                                         fields: fields[table], isFirstOfTable: start == position, isLastOfTable: end == position + count))
                 }
                 position += count

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 /// Sort values that are all strings or null (timestamps, ids, names: the common orderings), laid out so that a sort
 /// compares them without touching a `String`: every string's UTF-8 bytes in one buffer, and per value its start
 /// and length (a length of -1 for null). Comparing two values is then a `memcmp`, with no reference counting, in
@@ -51,11 +45,7 @@ struct TextSortColumns {
     private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int,
                                 _ otherStart: Int, _ otherLength: Int) -> Int {
         if length < 0 || otherLength < 0 { return length < 0 ? (otherLength < 0 ? 0 : -1) : 1 }
-        let common = min(length, otherLength)
-        if common > 0, let base = bytes.baseAddress {
-            let result = memcmp(base + start, base + otherStart, common)
-            if result != 0 { return result < 0 ? -1 : 1 }
-        }
-        return length < otherLength ? -1 : (length == otherLength ? 0 : 1)
+        return ValueComparison.compareBytes(UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]),
+                                            UnsafeBufferPointer(rebasing: bytes[otherStart..<(otherStart + otherLength)]))
     }
 }

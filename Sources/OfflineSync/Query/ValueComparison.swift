@@ -40,7 +40,8 @@ enum ValueComparison {
         return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : (lhs.utf8.elementsEqual(rhs.utf8) ? 0 : 1)
     }
 
-    private static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    /// Compares two byte strings: by their first differing byte, else the shorter first.
+    static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let count = min(a.count, b.count)
         if count > 0, let first = a.baseAddress, let second = b.baseAddress {
             let result = memcmp(first, second, count)
