@@ -29,21 +29,25 @@ public enum ItemID {
     /// valid id and is itself escaped, so the mapping is one-to-one. An id that is already lower-case printable ASCII
     /// is its own key (no copy is made), which is the common case.
     static func key(_ id: String) -> String {
-        var hasUpperCase = false
-        for byte in id.utf8 {
-            guard byte >= 0x20 && byte < 0x80 else { return escapedKey(id) }
-            if byte >= 0x41 && byte <= 0x5A { hasUpperCase = true }
-        }
-        if !hasUpperCase { return id }
-        // Printable ASCII with upper-case letters: lower them byte by byte (what `lowercased()` does to ASCII,
-        // without its Unicode machinery).
-        return String(unsafeUninitializedCapacity: id.utf8.count) { buffer in
-            for (index, byte) in id.utf8.enumerated() { buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-            return id.utf8.count
+        // One pass over the UTF-8 decides: printable ASCII without upper case is its own key, printable ASCII is
+        // lower-cased (the standard library's ASCII path), anything else is escaped.
+        // Whether the id has an upper-case letter; nil when it is not printable ASCII.
+        let hasUpperCase: Bool? = id.utf8.withContiguousStorageIfAvailable { bytes in
+            var found = false
+            for byte in bytes {
+                if byte < 0x20 || byte >= 0x80 { return nil }
+                if byte &- 0x41 < 26 { found = true }
+            }
+            return found
+        } ?? nil
+        switch hasUpperCase {
+        case false?: return id
+        case true?: return id.lowercased()
+        case nil: return escapedKey(id)
         }
     }
 
-    /// ``key(_:)`` of an id with a byte outside printable ASCII.
+    /// ``key(_:)`` of an id with a byte outside printable ASCII (or without contiguous UTF-8).
     private static func escapedKey(_ id: String) -> String {
         let lower = id.lowercased()
         if isPrintableASCII(lower) { return lower }
