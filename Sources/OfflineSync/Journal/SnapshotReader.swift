@@ -10,7 +10,7 @@ struct SnapshotContents: Sendable {
 /// Reads and checks a snapshot written by ``SnapshotWriter``.
 enum SnapshotReader {
     /// Item lines parsed at a time: bounds what parsing holds beside the loaded tables.
-    static let linesPerRound = 8_192
+    static let linesPerRound = 4_096
 
     /// Parses `bytes`, the content of the snapshot at `path`, into tables that keep `indexes` (already valid).
     /// Every line is checked as the JSON reader checks a document, but only its id and indexed values are decoded
