@@ -22,16 +22,23 @@ public struct TableSet: Sendable {
     /// Every item of `table`, decoded, in unspecified order.
     public func items(table: String) -> [JSONObject] { tables[table]?.items ?? [] }
 
-    /// Calls `body` with the JSON text of every item of `table` (one line, as stored), in unspecified order.
+    /// Calls `body` with the JSON text of every item of `table` (one line, as stored): in the order of the table's
+    /// first index when it has one (so that a snapshot loaded back gets that index's entries already in order,
+    /// leaving its sort nothing to do), else in unspecified order.
     func forEachItemText<Failure: Error>(table: String, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
         guard let items = tables[table] else { return }
-        for slot in items.liveSlots {
+        func emit(_ slot: Int32) throws(Failure) {
             let outcome: Result<Void, Failure> = items.withBytes(of: slot) { text in
                 guard let text else { return .success(()) }
                 do throws(Failure) { try body(text) } catch { return .failure(error) }
                 return .success(())
             }
             try outcome.get()
+        }
+        if let index = indexes[table]?.first, index.count == items.count {
+            for position in 0..<index.count { try emit(index.slot(at: position)) }
+        } else {
+            for slot in items.liveSlots { try emit(slot) }
         }
     }
 
