@@ -22,9 +22,10 @@ struct StoreReading: Sendable {
 
     /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay, and the
     /// snapshot's tables keep `indexes` (already valid).
-    /// - Throws: when the manifest cannot be read, or a file cannot be read for a reason other than its absence
-    ///   (EIO, EACCES, EMFILE, …): a failing disk or system is not damage, so neither open nor repair acts on it.
-    ///   Damaged or missing data files are reported in the result.
+    /// - Throws: when the manifest cannot be read, when a file cannot be read for a reason other than its absence
+    ///   (EIO, EACCES, EMFILE, …), or when the snapshot is of a newer format: a failing disk, the system or a newer
+    ///   OfflineSync is not damage, so neither open nor repair acts on it. Damaged or missing data files are
+    ///   reported in the result.
     static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool,
                      indexes: [IndexDefinition] = []) async throws(JournalError) -> StoreReading {
         let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
@@ -89,9 +90,14 @@ struct StoreReading: Sendable {
     }
 
     /// Whether `error`, met reading a file the manifest names, means the store is damaged: bad contents, or the
-    /// file is missing. Any other failed system call is the disk's or the system's, and is thrown as it is.
+    /// file is missing. Any other failed system call is the disk's or the system's, and a file of a newer format
+    /// is a newer OfflineSync's: both are thrown as they are, never repaired.
     static func isDamage(_ error: JournalError) -> Bool {
-        error.code != .io || error.errno == ENOENT
+        switch error.code {
+        case .io: return error.errno == ENOENT
+        case .unsupportedFormat: return false
+        default: return true
+        }
     }
 
     static func isTornTail(_ problem: JournalScan.Problem) -> Bool {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import OfflineSync
 
-/// A file of the store that cannot be read (EIO, EACCES, …) is a failing disk, not damage: open, verify and repair
-/// throw the I/O error and change nothing, so that no repair ever moves good data aside over a transient error.
+/// A file of the store that cannot be read (EIO, EACCES, …) is a failing disk, not damage, and a file of a newer
+/// format is a newer OfflineSync's: open, verify and repair throw the error and change nothing, so that no repair
+/// ever moves good data aside over a transient error or a version mismatch.
 struct ReadErrorTests {
     enum File: String, CaseIterable, Sendable { case manifest = "CURRENT", snapshot, journal }
 
@@ -69,6 +70,39 @@ struct ReadErrorTests {
         expectIOError(error, on: file)
         #expect(try files(directory) == before, "repair moved or changed files over a read error")
         #expect(try await Sample.heldBatches(at: directory.storePath, among: 1...3) == [1, 2, 3])
+    }
+
+    /// Rewrites `name` in the store with its `"format":1` made 2, its checksum made right again.
+    private func bumpFormat(of name: String, in directory: TemporaryDirectory) throws {
+        let path = directory.storePath + "/" + name
+        var bytes = Array(String(decoding: try fileBytes(path), as: UTF8.self)
+            .replacingOccurrences(of: #""format":1"#, with: #""format":2"#).utf8)
+        if name == "CURRENT" {
+            bytes.removeLast()  // the newline, which sealing appends again
+            LineFraming.seal(&bytes, lineStart: 0)
+        } else {
+            // A snapshot: its last line's checksum covers every byte before that line.
+            let lastLine = try #require(bytes.dropLast().lastIndex(of: 0x0A)) + 1
+            let hex = Array(LineFraming.hex(CRC32C.checksum(Array(bytes[..<lastLine]))).utf8)
+            // The line ends with the 8 hex digits, then `"}` and the newline.
+            bytes.replaceSubrange((bytes.count - 11)..<(bytes.count - 3), with: hex)
+        }
+        try writeBytes(bytes, to: path)
+    }
+
+    @Test(arguments: ["CURRENT", "snapshot"])
+    func aFileOfANewerFormatIsRefusedNotRepaired(file: String) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let names = try await makeStore(directory).keys
+        let name = try #require(names.first { $0 == file || ($0.hasPrefix(file + ".") && $0.hasSuffix(".json")) })
+        try bumpFormat(of: name, in: directory)
+        let before = try files(directory)
+        let opening = try await #require(throws: JournalError.self) { try await JournalDataSource.open(directory.storePath) }
+        #expect(opening.code == .unsupportedFormat, "\(opening)")
+        let repairing = try await #require(throws: JournalError.self) { try await JournalDataSource.repair(directory: directory.store) }
+        #expect(repairing.code == .unsupportedFormat, "\(repairing)")
+        #expect(try files(directory) == before, "repair touched a store of a newer format")
     }
 
     @Test func aMissingJournalIsStillDamage() async throws {
