@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 /// One secondary index held in memory: an entry per item of the table, sorted by the indexed fields' values in the
 /// total order of the local query rules (a missing field is null), then by the item's slot.
 ///
@@ -88,7 +82,7 @@ struct TableIndex: Sendable {
         }
         guard !added.isEmpty else { return compactIfWasteful() }
         let sorted = added.sorted { lhs, rhs in
-            lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in Self.compareBytes(a, b) < 0 } }
+            lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in ValueComparison.compareBytes(a, b) < 0 } }
         }
         if sorted.count <= Self.singleStepLimit {
             for entry in sorted {
@@ -132,11 +126,11 @@ struct TableIndex: Sendable {
 
     /// The first position whose entry is not below `entry`.
     private func lowerBound(_ entry: [UInt8], from start: Int = 0) -> Int {
-        entry.withUnsafeBytes { key in partition(from: start) { Self.compareBytes($0, key) >= 0 } }
+        entry.withUnsafeBytes { key in partition(from: start) { ValueComparison.compareBytes($0, key) >= 0 } }
     }
 
     private func compare(_ position: Int, _ entry: [UInt8]) -> Int {
-        bytes.withUnsafeBytes { raw in entry.withUnsafeBytes { Self.compareBytes(Self.view(raw, entries[position]), $0) } }
+        bytes.withUnsafeBytes { raw in entry.withUnsafeBytes { ValueComparison.compareBytes(Self.view(raw, entries[position]), $0) } }
     }
 
     /// The first position from `start` whose entry's bytes satisfy `isAtOrAfter` (entries are partitioned by it).
@@ -156,23 +150,13 @@ struct TableIndex: Sendable {
     }
 
     private static func compare(_ lhsRaw: UnsafeRawBufferPointer, _ lhs: Entry, _ rhsRaw: UnsafeRawBufferPointer, _ rhs: Entry) -> Int {
-        compareBytes(view(lhsRaw, lhs), view(rhsRaw, rhs))
-    }
-
-    /// `memcmp` order, a proper prefix first.
-    static func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
-        let common = min(lhs.count, rhs.count)
-        if common > 0, let a = lhs.baseAddress, let b = rhs.baseAddress {
-            let order = memcmp(a, b, common)
-            if order != 0 { return order < 0 ? -1 : 1 }
-        }
-        return lhs.count < rhs.count ? -1 : (lhs.count == rhs.count ? 0 : 1)
+        ValueComparison.compareBytes(view(lhsRaw, lhs), view(rhsRaw, rhs))
     }
 
     /// Compares the first `bound.count` bytes of `entry` with `bound`: 0 when the entry starts with it.
     private static func comparePrefix(_ entry: UnsafeRawBufferPointer, _ bound: [UInt8]) -> Int {
         bound.withUnsafeBytes { bound in
-            let order = compareBytes(UnsafeRawBufferPointer(rebasing: entry[0..<min(entry.count, bound.count)]), bound)
+            let order = ValueComparison.compareBytes(UnsafeRawBufferPointer(rebasing: entry[0..<min(entry.count, bound.count)]), bound)
             return order
         }
     }

@@ -35,24 +35,36 @@ extension Query {
     /// `items` sorted by `keys`, stably: each item's sort values are looked up once (not at every comparison),
     /// and items that tie keep their order.
     static func sorted(_ items: [JSONObject], by keys: [SortKey]) -> [JSONObject] {
-        let width = keys.count
-        var values: [JSONValue] = []
-        values.reserveCapacity(items.count * width)
-        for item in items {
-            for key in keys { values.append(item[key.field] ?? .null) }
-        }
         let ascending = keys.map(\.ascending)
-        let order = TextSortColumns(values)?.order(count: items.count, ascending: ascending)
-            ?? values.withUnsafeBufferPointer { values in
-                items.indices.sorted { lhs, rhs in
-                    for position in 0..<width {
-                        let comparison = ValueComparison.sortOrder(values[lhs * width + position], values[rhs * width + position])
-                        if comparison != 0 { return ascending[position] ? comparison < 0 : comparison > 0 }
-                    }
-                    return lhs < rhs
+        let order: [Int]
+        if let columns = TextSortColumns(items, keys: keys) {
+            order = columns.order(ascending: ascending)
+        } else {
+            let width = keys.count
+            var values: [JSONValue] = []
+            values.reserveCapacity(items.count * width)
+            for item in items {
+                for key in keys { values.append(item[key.field] ?? .null) }
+            }
+            order = values.withUnsafeBufferPointer { values in
+                stableOrder(count: items.count, ascending: ascending) { column, lhs, rhs in
+                    ValueComparison.sortOrder(values[lhs * width + column], values[rhs * width + column])
                 }
             }
+        }
         return order.map { items[$0] }
+    }
+
+    /// The positions `0..<count` sorted stably by columns, each ascending or not as `ascending` says;
+    /// `compare(column, lhs, rhs)` orders two positions' values in one column.
+    static func stableOrder(count: Int, ascending: [Bool], _ compare: (Int, Int, Int) -> Int) -> [Int] {
+        (0..<count).sorted { lhs, rhs in
+            for column in ascending.indices {
+                let comparison = compare(column, lhs, rhs)
+                if comparison != 0 { return ascending[column] ? comparison < 0 : comparison > 0 }
+            }
+            return lhs < rhs
+        }
     }
 
     /// Whether `lhs` sorts before `rhs` by `keys` in the total order of the local query rules.

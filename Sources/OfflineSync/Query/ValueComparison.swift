@@ -33,15 +33,16 @@ enum ValueComparison {
     /// Compares strings by Unicode scalar order (equivalently, by UTF-8 bytes).
     static func compareStrings(_ lhs: String, _ rhs: String) -> Int {
         let result = lhs.utf8.withContiguousStorageIfAvailable { a in
-            rhs.utf8.withContiguousStorageIfAvailable { b in compareBytes(a, b) }
+            rhs.utf8.withContiguousStorageIfAvailable { b in compareBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
         }
         if let result = result ?? nil { return result }
         // A string without contiguous UTF-8 (bridged from Objective-C): compare it as a sequence.
         return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : (lhs.utf8.elementsEqual(rhs.utf8) ? 0 : 1)
     }
 
-    /// Compares two byte strings: by their first differing byte, else the shorter first.
-    static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    /// Compares two byte strings in `memcmp` order: by their first differing byte, else the shorter (a proper
+    /// prefix) first. Strings, sort columns and index entries all compare through this.
+    static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let count = min(a.count, b.count)
         if count > 0, let first = a.baseAddress, let second = b.baseAddress {
             let result = memcmp(first, second, count)

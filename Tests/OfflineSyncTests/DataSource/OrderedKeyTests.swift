@@ -22,7 +22,7 @@ struct OrderedKeyTests {
     }
 
     static func byteOrder(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
-        lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in TableIndex.compareBytes(a, b) } }
+        lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in ValueComparison.compareBytes(a, b) } }
     }
 
     @Test func bytesCompareAsTheValuesSort() {

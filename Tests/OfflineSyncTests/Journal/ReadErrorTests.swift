@@ -24,6 +24,16 @@ struct ReadErrorTests {
         return try Dictionary(uniqueKeysWithValues: names.map { ($0, try fileBytes(directory.storePath + "/" + $0)) })
     }
 
+    /// A store made by ``makeStore(_:)`` (its files returned), and a file system whose next read of `file` fails
+    /// with EIO.
+    private func storeWithFailingRead(of file: File, in directory: TemporaryDirectory) async throws
+        -> (files: [String: [UInt8]], fileSystem: FaultInjectingFileSystem) {
+        let before = try await makeStore(directory)
+        let fileSystem = FaultInjectingFileSystem()
+        fileSystem.fail(.read, errno: 5, pathContains: file.rawValue)
+        return (before, fileSystem)
+    }
+
     private func expectIOError(_ error: JournalError, on file: File) {
         #expect(error.code == .io && error.errno == 5, "not the read error: \(error)")
         #expect(error.path?.contains(file.rawValue) == true)
@@ -33,9 +43,7 @@ struct ReadErrorTests {
     func openThrowsTheReadErrorNotCorruption(file: File) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let before = try await makeStore(directory)
-        let fileSystem = FaultInjectingFileSystem()
-        fileSystem.fail(.read, errno: 5, pathContains: file.rawValue)
+        let (before, fileSystem) = try await storeWithFailingRead(of: file, in: directory)
         let error = try await #require(throws: JournalError.self) {
             try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
         }
@@ -48,9 +56,7 @@ struct ReadErrorTests {
     func verifyThrowsTheReadError(file: File) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        _ = try await makeStore(directory)
-        let fileSystem = FaultInjectingFileSystem()
-        fileSystem.fail(.read, errno: 5, pathContains: file.rawValue)
+        let fileSystem = try await storeWithFailingRead(of: file, in: directory).fileSystem
         let error = try await #require(throws: JournalError.self) {
             try await JournalDataSource.verify(path: directory.storePath, fileSystem: fileSystem)
         }
@@ -61,9 +67,7 @@ struct ReadErrorTests {
     func repairMovesNothingAsideOnAReadError(file: File) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let before = try await makeStore(directory)
-        let fileSystem = FaultInjectingFileSystem()
-        fileSystem.fail(.read, errno: 5, pathContains: file.rawValue)
+        let (before, fileSystem) = try await storeWithFailingRead(of: file, in: directory)
         let error = try await #require(throws: JournalError.self) {
             try await JournalDataSource.repair(path: directory.storePath, fileSystem: fileSystem)
         }

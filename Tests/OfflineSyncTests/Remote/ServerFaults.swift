@@ -6,11 +6,11 @@ import OfflineSyncTesting
 /// `GET /token` (a sign-in service, no token needed) hands out the current one.
 struct ServerFaults: Sendable {
     /// One request in `unavailableOneIn` is refused with 503 before the server acts; 0 for none.
-    var unavailableOneIn: Int
+    let unavailableOneIn: Int
     /// One answer in `answerLostOneIn` is replaced by a 503 after the server acted; 0 for none.
-    var answerLostOneIn: Int
+    let answerLostOneIn: Int
     /// Requests a token stays valid for; 0 for tokens that never expire.
-    var tokenLifetime: Int
+    let tokenLifetime: Int
 
     private var random: SplitMix64
     private var requests = 0
