@@ -42,17 +42,46 @@ struct ItemTable: Sendable {
 
     /// ``find(key:)`` with the key's ``hash(_:)`` computed by the caller.
     private func find(key: String, hash: UInt32) -> (slot: Int32, item: JSONObject)? {
+        var found: JSONObject?
+        let slot = probe(hash: hash) { slot in
+            guard let item = decode(slot), Self.key(of: item) == key else { return false }
+            found = item
+            return true
+        }
+        guard let slot, let found else { return nil }
+        return (slot, found)
+    }
+
+    /// The slot of the item whose key is `key`, or nil, found without decoding the item: only its id is read.
+    private func slot(of key: String, hash: UInt32) -> Int32? {
+        probe(hash: hash) { storedKey(of: $0) == key }
+    }
+
+    /// The first slot in `hash`'s probe run that `matches`, or nil.
+    private func probe(hash: UInt32, matches: (Int32) -> Bool) -> Int32? {
         guard !buckets.isEmpty else { return nil }
         var position = Int(hash) & (buckets.count - 1)
         while buckets[position] != 0 {
             let bucket = buckets[position]
             if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
                 let slot = Self.slot(in: bucket)
-                if let item = decode(slot), Self.key(of: item) == key { return (slot, item) }
+                if matches(slot) { return slot }
             }
             position = (position + 1) & (buckets.count - 1)
         }
         return nil
+    }
+
+    /// The key of the item in `slot`, read from its text without building the other members.
+    private func storedKey(of slot: Int32) -> String? {
+        withBytes(of: slot) { bytes in
+            guard let text = bytes?.assumingMemoryBound(to: UInt8.self),
+                  case .success(let ranges) = JSONReader.skimObject(text, keys: ["id"]), let range = ranges[0],
+                  case .success(.string(let id)) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range])) else {
+                return nil
+            }
+            return ItemID.key(id)
+        }
     }
 
     /// The item in `slot`, decoded; nil for a free slot.
@@ -118,35 +147,50 @@ struct ItemTable: Sendable {
 
     // MARK: Changes
 
-    /// Stores `item` under `key`, replacing the item held under it. Returns its slot and the replaced item.
+    /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
+    /// item, and the replaced item when `decodingPrevious` (index maintenance needs it; nothing else does).
     /// - Parameter text: the item's JSON text as `JSONWriter` writes it, when the caller has it already.
     @discardableResult
-    mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil) -> (slot: Int32, previous: JSONObject?) {
+    mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil,
+                         decodingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?) {
         let start = arena.count
         if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
-        if let (slot, previous) = find(key: key, hash: hash) {
+        let replaced: (slot: Int32, item: JSONObject?)?
+        if decodingPrevious {
+            replaced = find(key: key, hash: hash).map { ($0.slot, $0.item) }
+        } else {
+            replaced = slot(of: key, hash: hash).map { ($0, nil) }
+        }
+        if let (slot, previous) = replaced {
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = length
-            return (slot, previous)
+            return (slot, true, previous)
         }
-        return (allocate(Slot(offset: start, length: length, hash: hash), inBase: false), nil)
+        return (allocate(Slot(offset: start, length: length, hash: hash), inBase: false), false, nil)
     }
 
-    /// Removes the item under `key`; returns its slot and the item, or nil when there was none.
+    /// Removes the item under `key`; returns its slot, or nil when there was none, and the removed item when
+    /// `decoding` (index maintenance needs it).
     @discardableResult
-    mutating func remove(key: String) -> (slot: Int32, item: JSONObject)? {
-        guard let (slot, item) = find(key: key) else { return nil }
-        removeBucket(of: slot)
-        release(slot)
-        slots[Int(slot)].offset = -1
-        freeSlots.append(slot)
+    mutating func remove(key: String, decoding: Bool = false) -> (slot: Int32, item: JSONObject?)? {
+        let removed: (slot: Int32, item: JSONObject?)?
+        if decoding {
+            removed = find(key: key).map { ($0.slot, $0.item) }
+        } else {
+            removed = slot(of: key, hash: Self.hash(key)).map { ($0, nil) }
+        }
+        guard let removed else { return nil }
+        removeBucket(of: removed.slot)
+        release(removed.slot)
+        slots[Int(removed.slot)].offset = -1
+        freeSlots.append(removed.slot)
         count -= 1
         reclaimIfWasteful()
-        return (slot, item)
+        return removed
     }
 
     /// Makes room for `count` items in all, so that loading them grows nothing step by step.
@@ -177,7 +221,7 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func load(_ range: Range<Int>, key: String) -> (slot: Int32, replaced: Bool) {
         let hash = Self.hash(key)
-        if let (slot, _) = find(key: key, hash: hash) {
+        if let slot = slot(of: key, hash: hash) {
             release(slot)
             slots[Int(slot)].offset = range.lowerBound
             slots[Int(slot)].length = UInt32(range.count)

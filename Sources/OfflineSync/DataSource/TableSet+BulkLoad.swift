@@ -59,7 +59,7 @@ extension TableSet {
                 let decoded = base.withUnsafeBufferPointer { JSONReader.result(UnsafeBufferPointer(rebasing: $0[item.range])) }
                 guard case .success(.object(let object)) = decoded else { continue }
                 let upserted = table.upsert(object, key: item.key)
-                (slot, replaced) = (upserted.slot, upserted.previous != nil)
+                (slot, replaced) = (upserted.slot, upserted.replaced)
             }
             replacedAny = replacedAny || replaced
             for position in list.indices where position < item.indexValues.count {

@@ -86,8 +86,9 @@ public struct TableSet: Sendable {
                     let range = nextText < ranges.count ? ranges[nextText] : nil
                     nextText += 1
                     guard let key = ItemTable.key(of: item) else { continue }
-                    let (slot, previous) = texts.withUnsafeBytes { raw in
-                        table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) })
+                    let (slot, _, previous) = texts.withUnsafeBytes { raw in
+                        table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
+                                     decodingPrevious: tracks)
                     }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: previous, final: item) }
                 }
@@ -95,7 +96,7 @@ public struct TableSet: Sendable {
             case .delete(_, let ids):
                 guard var table = tables.removeValue(forKey: name) else { continue }
                 for id in ids {
-                    guard let (slot, item) = table.remove(key: ItemID.key(id)) else { continue }
+                    guard let (slot, item) = table.remove(key: ItemID.key(id), decoding: tracks) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
                 }
                 tables[name] = table
@@ -107,7 +108,7 @@ public struct TableSet: Sendable {
                 guard var table = tables.removeValue(forKey: name) else { continue }
                 let doomed = table.decodedItems.filter { filter.matches($0) }.compactMap(ItemTable.key(of:))
                 for key in doomed {
-                    guard let (slot, item) = table.remove(key: key) else { continue }
+                    guard let (slot, item) = table.remove(key: key, decoding: tracks) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
                 }
                 tables[name] = table

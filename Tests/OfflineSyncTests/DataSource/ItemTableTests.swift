@@ -10,15 +10,21 @@ struct ItemTableTests {
         var model: [String: JSONObject] = [:]
         for step in 0..<30_000 {
             let key = "k\(random.below(2_000))"
+            // Half the changes decode what they replace (as for an indexed table); the others match the key alone.
+            let decoding = random.below(2) == 0
             if random.below(3) == 0 {
-                let removed = table.remove(key: key)
-                #expect((removed?.item) == model.removeValue(forKey: key), "step \(step)")
+                let removed = table.remove(key: key, decoding: decoding)
+                let expected = model.removeValue(forKey: key)
+                #expect((removed != nil) == (expected != nil), "step \(step)")
+                #expect(removed?.item == (decoding ? expected : nil), "step \(step)")
             } else {
                 // Large items now and then make the arena's garbage pass its reclaim threshold.
                 let item: JSONObject = ["id": .string(key), "n": .int(Int64(step)),
                                         "pad": .string(String(repeating: "x", count: random.below(8) == 0 ? 4_000 : 10))]
-                let previous = table.upsert(item, key: key).previous
-                #expect(previous == model.updateValue(item, forKey: key), "step \(step)")
+                let upserted = table.upsert(item, key: key, decodingPrevious: decoding)
+                let expected = model.updateValue(item, forKey: key)
+                #expect(upserted.replaced == (expected != nil), "step \(step)")
+                #expect(upserted.previous == (decoding ? expected : nil), "step \(step)")
             }
             #expect(table.count == model.count)
         }
