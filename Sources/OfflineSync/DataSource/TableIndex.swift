@@ -92,12 +92,13 @@ struct TableIndex: Sendable {
             }
             return compactIfWasteful()
         }
-        // Each added entry finds its place by binary search from the last one; the runs between are copied whole.
+        // Each added entry finds its place by a galloping search from the last one's (the probes stay near it); the
+        // runs between are copied whole.
         var merged: [Entry] = []
         merged.reserveCapacity(entries.count + sorted.count)
         var start = 0
         for entry in sorted {
-            let position = lowerBound(entry, from: start)
+            let position = gallop(entry, from: start)
             merged.append(contentsOf: entries[start..<position])
             merged.append(Entry(offset: bytes.count, length: entry.count))
             bytes.append(contentsOf: entry)
@@ -125,18 +126,37 @@ struct TableIndex: Sendable {
     // MARK: Comparison
 
     /// The first position whose entry is not below `entry`.
-    private func lowerBound(_ entry: [UInt8], from start: Int = 0) -> Int {
-        entry.withUnsafeBytes { key in partition(from: start) { ValueComparison.compareBytes($0, key) >= 0 } }
+    private func lowerBound(_ entry: [UInt8]) -> Int {
+        entry.withUnsafeBytes { key in partition { ValueComparison.compareBytes($0, key) >= 0 } }
+    }
+
+    /// The first position from `start` whose entry is not below `entry`, for an entry expected near `start`: probes
+    /// `start`, `start + 1`, `start + 2`, `start + 4`, … until one is not below it, then searches the last gap, so
+    /// that the comparisons stay near `start` and grow with the distance, not with the index.
+    private func gallop(_ entry: [UInt8], from start: Int) -> Int {
+        entry.withUnsafeBytes { key in
+            let isAtOrAfter = { (bytes: UnsafeRawBufferPointer) in ValueComparison.compareBytes(bytes, key) >= 0 }
+            var low = start, high = start, step = 1
+            bytes.withUnsafeBytes { raw in
+                while high < entries.count, !isAtOrAfter(Self.view(raw, entries[high])) {
+                    low = high + 1
+                    high = start + step
+                    step *= 2
+                }
+            }
+            return partition(in: low..<min(high, entries.count), isAtOrAfter)
+        }
     }
 
     private func compare(_ position: Int, _ entry: [UInt8]) -> Int {
         bytes.withUnsafeBytes { raw in entry.withUnsafeBytes { ValueComparison.compareBytes(Self.view(raw, entries[position]), $0) } }
     }
 
-    /// The first position from `start` whose entry's bytes satisfy `isAtOrAfter` (entries are partitioned by it).
-    private func partition(from start: Int = 0, _ isAtOrAfter: (UnsafeRawBufferPointer) -> Bool) -> Int {
+    /// The first position in `range` (all of the index by default) whose entry's bytes satisfy `isAtOrAfter`, or
+    /// the range's end (entries are partitioned by it).
+    private func partition(in range: Range<Int>? = nil, _ isAtOrAfter: (UnsafeRawBufferPointer) -> Bool) -> Int {
         bytes.withUnsafeBytes { raw in
-            var low = start, high = entries.count
+            var low = range?.lowerBound ?? 0, high = range?.upperBound ?? entries.count
             while low < high {
                 let middle = (low + high) / 2
                 if isAtOrAfter(Self.view(raw, entries[middle])) { high = middle } else { low = middle + 1 }
