@@ -16,6 +16,8 @@ struct TableIndex: Sendable {
     private var entries: [Entry] = []
     /// Bytes of `bytes` no entry uses any more.
     private var garbage = 0
+    /// Bytes appended to `bytes` since it was last laid out in entry order.
+    private var unordered = 0
 
     /// An empty index of `definition`.
     init(definition: IndexDefinition) {
@@ -49,13 +51,22 @@ struct TableIndex: Sendable {
     mutating func appendUnsorted(_ entry: [UInt8]) {
         entries.append(Entry(offset: bytes.count, length: entry.count))
         bytes.append(contentsOf: entry)
+        unordered += entry.count
     }
 
-    /// Puts the entries in order.
+    /// Puts the entries in order, and their bytes too when they were appended far out of order.
     mutating func sort() {
         bytes.withUnsafeBytes { raw in
             entries.sort { Self.compare(raw, $0, raw, $1) < 0 }
         }
+        // Entries appended in order (a snapshot written in index order) need no rewrite.
+        if isLaidOutInOrder { unordered = 0 }
+        compactIfWasteful()
+    }
+
+    /// Whether the entries' bytes lie in the buffer in entry order.
+    var isLaidOutInOrder: Bool {
+        zip(entries, entries.dropFirst()).allSatisfy { $0.offset < $1.offset }
     }
 
     /// Removes the entries `removed` (each present exactly as stored) and adds `added`.
@@ -89,6 +100,7 @@ struct TableIndex: Sendable {
                 let position = lowerBound(entry)
                 entries.insert(Entry(offset: bytes.count, length: entry.count), at: position)
                 bytes.append(contentsOf: entry)
+                unordered += entry.count
             }
             return compactIfWasteful()
         }
@@ -102,6 +114,7 @@ struct TableIndex: Sendable {
             merged.append(contentsOf: entries[start..<position])
             merged.append(Entry(offset: bytes.count, length: entry.count))
             bytes.append(contentsOf: entry)
+            unordered += entry.count
             start = position
         }
         merged.append(contentsOf: entries[start...])
@@ -181,9 +194,14 @@ struct TableIndex: Sendable {
         }
     }
 
-    /// Rewrites the byte buffer once most of it is garbage.
+    /// Rewrites the byte buffer in entry order, without garbage, once most of it is garbage or a third of it was
+    /// appended since the last rewrite. Entries near each other in order then lie near each other in memory, so a
+    /// merge's galloping search and a read's walk touch a few cache lines instead of one per entry; rewriting when
+    /// the appended part reaches a third of the buffer copies each byte a bounded number of times as the index grows.
     private mutating func compactIfWasteful() {
-        guard garbage > 1 << 16, garbage * 2 > bytes.count else { return }
+        let isWasteful = garbage > 1 << 16 && garbage * 2 > bytes.count
+        let isScattered = unordered > 1 << 16 && unordered * 3 > bytes.count
+        guard isWasteful || isScattered else { return }
         var fresh: [UInt8] = []
         fresh.reserveCapacity(bytes.count - garbage)
         bytes.withUnsafeBytes { raw in
@@ -195,5 +213,6 @@ struct TableIndex: Sendable {
         }
         bytes = fresh
         garbage = 0
+        unordered = 0
     }
 }

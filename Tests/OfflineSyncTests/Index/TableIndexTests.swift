@@ -1,0 +1,42 @@
+import Testing
+@testable import OfflineSync
+
+/// An index's entries must stay in order through any sequence of changes, whether placed one at a time or merged,
+/// and through the rewrites that lay its bytes out in entry order again.
+struct TableIndexTests {
+    @Test func entriesStayInOrderThroughMergesAndTheRewritesThatLayTheirBytesOut() {
+        var random = SeededRandom(seed: 3)
+        var index = TableIndex(definition: IndexDefinition(table: "T", fields: ["v", "w"]))
+        var items: [Int32: JSONObject] = [:]
+        var sawScattered = false, sawRewrite = false
+        for round in 0..<40 {
+            // Every fourth round changes a few items (placed one at a time), the others hundreds (merged).
+            let changes = round % 4 == 3 ? 5 : 600
+            var slots = Set<Int32>()
+            while slots.count < changes { slots.insert(Int32(random.below(4_000))) }
+            var removed: [[UInt8]] = [], added: [[UInt8]] = []
+            for slot in slots {
+                if let old = items[slot] { removed.append(index.entry(for: old, slot: slot)) }
+                if random.below(5) == 0 {
+                    items[slot] = nil
+                } else {
+                    let item: JSONObject = ["v": .string(String(repeating: "k", count: random.below(24)) + "\(random.below(50))"),
+                                            "w": random.below(3) == 0 ? .null : .int(Int64(random.below(100)))]
+                    items[slot] = item
+                    added.append(index.entry(for: item, slot: slot))
+                }
+            }
+            let wasScattered = !index.isLaidOutInOrder
+            index.update(removing: removed, adding: added)
+            sawScattered = sawScattered || !index.isLaidOutInOrder
+            sawRewrite = sawRewrite || (wasScattered && index.isLaidOutInOrder)
+
+            let expected = items.map { slot, item in (slot, index.entry(for: item, slot: slot)) }
+                .sorted { lhs, rhs in lhs.1.lexicographicallyPrecedes(rhs.1) }
+                .map(\.0)
+            #expect((0..<index.count).map { index.slot(at: $0) } == expected, "round \(round)")
+        }
+        #expect(sawScattered, "merges must leave bytes out of order before a rewrite")
+        #expect(sawRewrite, "the appended bytes must have passed the threshold that lays them out again")
+    }
+}
