@@ -89,9 +89,17 @@ enum OrderedKey {
     }
 
     private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-        for byte in text.utf8 {
-            bytes.append(byte)
-            if byte == 0 { bytes.append(0xFF) }
+        var text = text
+        text.withUTF8 { utf8 in
+            // Strings rarely hold a NUL: copy them whole, and escape byte by byte only when one does.
+            if !utf8.contains(0) {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                bytes.append(byte)
+                if byte == 0 { bytes.append(0xFF) }
+            }
         }
         bytes.append(0x00)
         bytes.append(0x00)
