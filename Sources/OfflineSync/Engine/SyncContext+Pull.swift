@@ -84,41 +84,23 @@ extension SyncContext {
 
     /// Stores one page in one `apply`: upserts, soft-delete removals and the new delta token. Records whose item
     /// has a pending operation (read now, so operations queued during the request count) are skipped.
+    ///
+    /// Each record is validated once: by the store's `apply`, which checks the whole batch first. Only when the
+    /// store refuses the page (a ``DataSourceError``, nothing stored) is every record checked here with the store's
+    /// rules, so that the ones it cannot hold are left out, reported as diagnostics, and the rest stored.
     private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?, filter: Filter?) async throws {
         try await holding(writeGate) {
             try Task.checkCancellation()
             let pending = try await queue.pendingItemKeys(table: table)
-            var upserts: [JSONObject] = [], deletes: [String] = []
-            for item in items {
-                // Each record is checked once, with the store's own rules; one it could not store is skipped and
-                // reported as a diagnostic.
-                guard let id = item["id"]?.stringValue else {
-                    skip(item, table: table, reason: "The record has no string \"id\".")
-                    continue
-                }
-                if pending.contains(ItemID.key(id)) { continue }
-                if SystemProperties.isDeleted(item) {
-                    if let violation = ItemID.violation(in: id) {
-                        skip(item, table: table, reason: "The id \"\(id)\" is invalid: \(violation).")
-                    } else {
-                        deletes.append(id)
-                    }
-                    continue
-                }
-                do throws(DataSourceError) {
-                    try StoreChange.validateItem(item, table: table)
-                    upserts.append(item)
-                } catch {
-                    skip(item, table: table, reason: error.description)
-                }
+            let saving = token.map { DeltaTokenStore.saving($0.0, table: table, queryId: $0.1, filter: filter) }
+            var page = PulledPage(items, table: table, pending: pending, checkingItems: false)
+            do {
+                if let changes = page.changes(saving: saving) { try await apply(changes) }
+            } catch is DataSourceError {
+                page = PulledPage(items, table: table, pending: pending, checkingItems: true)
+                if let changes = page.changes(saving: saving) { try await apply(changes) }
             }
-            var changes: [StoreChange] = []
-            if !deletes.isEmpty { changes.append(.delete(table: table, ids: deletes)) }
-            if !upserts.isEmpty { changes.append(.upsert(table: table, items: upserts)) }
-            if let (value, queryId) = token {
-                changes.append(DeltaTokenStore.saving(value, table: table, queryId: queryId, filter: filter))
-            }
-            if !changes.isEmpty { try await apply(changes) }
+            for (item, reason) in page.skipped { skip(item, table: table, reason: reason) }
             for item in items {
                 guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)

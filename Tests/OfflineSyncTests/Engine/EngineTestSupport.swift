@@ -133,6 +133,8 @@ actor FailingDataSource: SyncContextDataSource {
     let base: InMemoryDataSource
     var failApplies = false
     var failingReadTable: String?
+    /// Every `apply` call, including the ones that threw.
+    private(set) var applyCalls = 0
     init(base: InMemoryDataSource = InMemoryDataSource()) { self.base = base }
     func setFailing(_ failing: Bool) { failApplies = failing }
     func setFailingReads(of table: String?) { failingReadTable = table }
@@ -145,6 +147,7 @@ actor FailingDataSource: SyncContextDataSource {
         return try await base.read(query)
     }
     func apply(_ changes: [StoreChange]) async throws {
+        applyCalls += 1
         if failApplies { throw InjectedFailure() }
         try await base.apply(changes)
     }

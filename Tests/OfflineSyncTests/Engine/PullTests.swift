@@ -194,6 +194,28 @@ struct PullTests {
         #expect(await remote.queries.map(\.skip) == [0, 0])
     }
 
+    @Test func aPageIsValidatedByTheStoreAloneUnlessTheStoreRefusesIt() async throws {
+        // A page of storable records costs one apply, validated by the store; the engine checks record by record
+        // only after the store refused a page, and then stores the rest in a second apply.
+        let store = FailingDataSource()
+        let good: [JSONObject] = [["id": "a", "updatedAt": "2026-01-01T00:00:00.000Z"],
+                                  ["id": "b", "updatedAt": "2026-01-02T00:00:00.000Z"]]
+        let mixed: [JSONObject] = [["id": "c", "updatedAt": "2026-01-03T00:00:00.000Z"],
+                                   ["id": "bad/id", "updatedAt": "2026-01-04T00:00:00.000Z"]]
+        let context = SyncContext(dataSource: store, remote: CannedRemote(pages: [good, [], mixed]))
+        let diagnostics = await context.diagnostics()
+        try await context.table("TodoItem").pull(queryId: "q")
+        #expect(await store.applyCalls == 1)
+        try await context.table("TodoItem").pull(queryId: "q")
+        #expect(await store.applyCalls == 3, "the refused page, then its storable records")
+        let ids = try await store.read(Query(table: "TodoItem", orderBy: [.ascending("id")])).items.map { $0["id"] }
+        #expect(ids == ["a", "b", "c"])
+        for await diagnostic in diagnostics {
+            #expect(diagnostic.itemId == "bad/id")
+            break
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anUpdateDuringThePullOfAPrePushedInsertKeepsTheLocalEditAndItsOperation(_ kind: StoreKind) async throws {
         // Reference §12.7: the pending insert of "one" is pushed first; an update of "one" made while the first
