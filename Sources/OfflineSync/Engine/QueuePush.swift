@@ -39,6 +39,7 @@ extension SyncContext {
             report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
             return PushError(reason: reason, errors: errors, underlying: underlying)
         }
+        defer { markedAhead.removeAll() }
         do {
             while !batch.isEmpty {
                 let ids = batch.map(\.id)
@@ -98,13 +99,27 @@ extension SyncContext {
     /// flight. Returns nil when the operation is gone.
     private func prepareToSend(_ id: Int64, upcoming: ArraySlice<Int64>) async throws -> PreparedOperation? {
         try await holding(writeGate) {
-            guard var operation = try await queue.operation(id: id) else { return nil }
+            // An operation marked ahead of its turn, and its item, are as the store holds them: no need to read them.
+            let ahead = markedAhead.take(id)
+            var operation: TableOperation
+            if let ahead {
+                operation = ahead.operation
+            } else {
+                guard let stored = try await queue.operation(id: id) else { return nil }
+                operation = stored
+            }
             var body: JSONObject?
             switch operation.kind {
             case .delete:
                 body = operation.item
             case .insert, .update:
-                if let local = try await dataSource.read(table: operation.table, id: operation.itemId) {
+                let local: JSONObject?
+                if let item = ahead?.item {
+                    local = item
+                } else {
+                    local = try await dataSource.read(table: operation.table, id: operation.itemId)
+                }
+                if let local {
                     operation.item = local
                     body = operation.kind == .insert
                         ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
@@ -127,7 +142,9 @@ extension SyncContext {
             }
             let content = operation.kind == .delete ? nil : body
             if operation.needsMark(sending: content) {
-                try await apply(markingAttempted(&operation, sending: content, upcoming: upcoming))
+                let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming)
+                try await apply(marks.changes)
+                for entry in marks.ahead { markedAhead.remember(entry.operation, item: entry.item) }
             }
             inFlight.insert(id)
             return PreparedOperation(operation: operation, body: body, problem: nil)

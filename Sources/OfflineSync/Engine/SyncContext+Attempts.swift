@@ -5,18 +5,21 @@ extension SyncContext {
     static let attemptMarkRun = 64
 
     /// The changes that mark `operation` attempted with `body`, and the not yet attempted operations among
-    /// `upcoming` (ids in queue order) with their current content. Call while holding the write gate.
+    /// `upcoming` (ids in queue order) with their current content; and those operations as marked, with their
+    /// local items, for ``MarkedAhead`` once the changes are applied. Call while holding the write gate.
     func markingAttempted(_ operation: inout TableOperation, sending body: JSONObject?,
-                          upcoming: ArraySlice<Int64>) async throws -> [StoreChange] {
+                          upcoming: ArraySlice<Int64>) async throws -> (changes: [StoreChange], ahead: [MarkedAhead.Entry]) {
         operation.markAttempted(sending: body)
         var changes = [queue.saving(operation)]
+        var ahead: [MarkedAhead.Entry] = []
         for id in upcoming.prefix(Self.attemptMarkRun - 1) where !inFlight.contains(id) {
             guard var next = try await queue.operation(id: id), !next.attempted else { continue }
             let local = next.kind == .delete ? nil : try await dataSource.read(table: next.table, id: next.itemId)
             next.markAttempted(sending: local)
             changes.append(queue.saving(next))
+            ahead.append(MarkedAhead.Entry(operation: next, item: local))
         }
-        return changes
+        return (changes, ahead)
     }
 
     /// Stores `body` among the contents the in-flight `operation` sent, before a resend that a conflict handler

@@ -1,9 +1,10 @@
 extension SyncContext {
     /// Applies `changes` to the store in one `apply`, then marks the observers whose result they may alter. Every
-    /// change the engine commits goes through here.
+    /// change the engine commits goes through here, so this is also where ``MarkedAhead`` drops what they touch.
     /// - Parameter deferringDurability: the changes can be redone after a crash that loses them, so the store need
     ///   not make them durable before it returns (``SyncContextDataSource/applyDeferringDurability(_:)``).
     func apply(_ changes: [StoreChange], deferringDurability: Bool = false) async throws {
+        markedAhead.forget(touchedBy: changes)
         if deferringDurability {
             try await dataSource.applyDeferringDurability(changes)
         } else {

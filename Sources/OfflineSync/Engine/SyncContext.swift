@@ -39,6 +39,8 @@ public actor SyncContext {
     let syncGate = SerialGate()
     /// Operations being sent right now (memory only: a crash forgets them, which is right).
     var inFlight: Set<Int64> = []
+    /// Operations the running push marked attempted ahead of their turn (empty outside a push).
+    var markedAhead = MarkedAhead()
     /// The next operation id, loaded from the store on first use.
     var nextOperationId: Int64?
     /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``); its count

@@ -63,4 +63,26 @@ struct InFlightEditTests {
         #expect(await fixture.remote.items(table: "TodoItem").isEmpty, "the delete reached the server")
         #expect(try await fixture.context.pendingOperations().isEmpty)
     }
+
+    /// The operations queued behind the one in flight were marked attempted in the same run, with their content
+    /// then; the push keeps them so that their turn does not read them again. Edits made to them in the meantime
+    /// must win: an update folded into a queued insert is sent as edited, a cancelled operation is not sent.
+    @Test(arguments: StoreKind.allCases)
+    func operationsEditedAfterBeingMarkedAheadAreSentAsEdited(_ kind: StoreKind) async throws {
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
+        for id in ["a", "b", "c"] { try await fixture.todo.insert(["id": .string(id), "text": .string(id)]) }
+        await suspending.suspendNext(.insert, at: .afterServer)
+        let context = fixture.context
+        let push = await suspending.parked { try await context.push() }
+        var b = try #require(try await fixture.todo.read(id: "b"))
+        b["text"] = "b, edited"
+        try await fixture.todo.update(b)
+        let c = try #require(try await context.pendingOperations().first { $0.itemId == "c" })
+        try await context.discard(c, keepingLocalItem: false)
+        await suspending.resume()
+        #expect(try await push.value.pushed == 2, "a and the edited b")
+        #expect(await fixture.remote.item(id: "b", table: "TodoItem")?["text"] == "b, edited")
+        #expect(await fixture.remote.item(id: "c", table: "TodoItem") == nil, "the cancelled insert was not sent")
+        #expect(try await context.pendingOperations().isEmpty)
+    }
 }

@@ -1,0 +1,62 @@
+/// Operations a push marked attempted ahead of their turn, each with the operation as stored by the mark and the
+/// local item it was marked with, so that its turn need not read both from the store again.
+///
+/// A run of marks costs one `apply` (``SyncContext/markingAttempted(_:sending:upcoming:)``) and reads every
+/// operation of the run and its item; without this, each operation's turn read them a second time. An entry is
+/// dropped as soon as an `apply` touches the operation's row or its item (``forget(touchedBy:)``, called by every
+/// `apply` of the engine), so an entry always holds what the store holds.
+struct MarkedAhead {
+    /// An operation as its mark stored it, and its local item then (nil: none).
+    struct Entry: Sendable {
+        var operation: TableOperation
+        var item: JSONObject?
+    }
+
+    private var entries: [Int64: Entry] = [:]
+    /// The operations whose row or item each key (``key(_:_:)``) names; may name operations already taken.
+    private var byKey: [String: [Int64]] = [:]
+
+    /// Keeps `operation`, just stored, with its local `item`.
+    mutating func remember(_ operation: TableOperation, item: JSONObject?) {
+        entries[operation.id] = Entry(operation: operation, item: item)
+        byKey[Self.key(EngineTables.operations, EngineTables.rowID(forOperation: operation.id)), default: []].append(operation.id)
+        byKey[Self.key(operation.table, operation.itemId), default: []].append(operation.id)
+    }
+
+    /// The entry of operation `id`, removed; nil when there is none (or it was dropped).
+    mutating func take(_ id: Int64) -> Entry? {
+        entries.removeValue(forKey: id)
+    }
+
+    /// Drops every entry.
+    mutating func removeAll() {
+        entries.removeAll()
+        byKey.removeAll()
+    }
+
+    /// Drops the entries whose operation row or item `changes` write, delete or may delete.
+    mutating func forget(touchedBy changes: [StoreChange]) {
+        guard !entries.isEmpty else { return }
+        for change in changes {
+            switch change {
+            case .upsert(let table, let items):
+                for item in items { if let id = item["id"]?.stringValue { forget(Self.key(table, id)) } }
+            case .delete(let table, let ids):
+                for id in ids { forget(Self.key(table, id)) }
+            case .deleteAll(let table, _):
+                if table == EngineTables.operations { return removeAll() }
+                entries = entries.filter { $0.value.operation.table != table }
+            }
+        }
+    }
+
+    private mutating func forget(_ key: String) {
+        guard let ids = byKey.removeValue(forKey: key) else { return }
+        for id in ids { entries[id] = nil }
+    }
+
+    /// The key of the row `id` of `table`, matched case-insensitively as stores match ids.
+    private static func key(_ table: String, _ id: String) -> String {
+        table + "\u{0}" + ItemID.key(id)
+    }
+}
