@@ -46,7 +46,8 @@ extension SyncContext {
                 for (index, id) in ids.enumerated() {
                     lastId = id
                     if Task.isCancelled { throw fail(.cancelled) }
-                    guard let prepared = try await prepareToSend(id, upcoming: ids[(index + 1)...]) else { continue }
+                    let run = Self.attemptMarkRun(afterSending: done)
+                    guard let prepared = try await prepareToSend(id, upcoming: ids[(index + 1)...].prefix(run - 1)) else { continue }
                     let step = await send(prepared)
                     switch try await finish(prepared, step) {
                     case .pushed: pushed += 1

@@ -1,18 +1,22 @@
 extension SyncContext {
-    /// How many queued operations one mark stores as attempted: the one about to be sent and the ones after it,
-    /// so that a push pays one `apply` per run of operations, not one per operation. Marking an operation that is
-    /// not sent after all is harmless: it only makes a later delete of its item reach the server.
-    static let attemptMarkRun = 64
+    /// How many queued operations one mark stores as attempted once a push has sent `sent`: the one about to be
+    /// sent and the ones after it, so that a push pays one durable `apply` per run of operations, not one per
+    /// operation. Runs start at 64 and grow with what the push has sent, up to 1,024, so a long push pays a few
+    /// dozen syncs for its marks. Marking an operation that is not sent after all is harmless: it only makes a later
+    /// delete of its item reach the server.
+    static func attemptMarkRun(afterSending sent: Int) -> Int {
+        min(max(64, sent), 1_024)
+    }
 
     /// The changes that mark `operation` attempted with `body`, and the not yet attempted operations among
-    /// `upcoming` (ids in queue order) with their current content; and those operations as marked, with their
+    /// `upcoming` (ids in queue order, as many as the run holds) with their current content; and those operations as marked, with their
     /// local items, for ``MarkedAhead`` once the changes are applied. Call while holding the write gate.
     func markingAttempted(_ operation: inout TableOperation, sending body: JSONObject?,
                           upcoming: ArraySlice<Int64>) async throws -> (changes: [StoreChange], ahead: [MarkedAhead.Entry]) {
         operation.markAttempted(sending: body)
         var changes = [queue.saving(operation)]
         var ahead: [MarkedAhead.Entry] = []
-        for id in upcoming.prefix(Self.attemptMarkRun - 1) where !inFlight.contains(id) {
+        for id in upcoming where !inFlight.contains(id) {
             guard var next = try await queue.operation(id: id), !next.attempted else { continue }
             let local = next.kind == .delete ? nil : try await dataSource.read(table: next.table, id: next.itemId)
             next.markAttempted(sending: local)
