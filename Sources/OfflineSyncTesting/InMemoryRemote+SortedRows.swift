@@ -14,6 +14,71 @@ struct SortedRows: Sendable {
     /// nil unless the rows are sorted by `updatedAt` ascending first.
     private let instants: [(instant: Int64, position: Int)]?
 
+    /// `rows` (in any order) sorted by `updatedAt` then `id`, as ``Query/evaluate(over:)`` with that `orderBy`
+    /// sorts them, in one pass over the rows; nil unless every row's `updatedAt` is missing, null or a timestamp
+    /// in the server's own form and every `id` is a string (then the caller sorts with the query rules).
+    ///
+    /// A timestamp in the server's fixed-width form is the one text of its instant, and such texts sort in instant
+    /// order, so ordering by instant then by the id's UTF-8 bytes is the query rules' order (missing and null
+    /// first, strings by Unicode scalars). Comparing integers instead of texts, and reading each row once, makes
+    /// this about twice as fast as the general sort over a large table.
+    static func sortedByUpdatedAt(_ rows: [JSONObject]) -> SortedRows? {
+        // Per row: its instant (Int64.min, below every instant, for a missing or null `updatedAt`) and where its
+        // id's UTF-8 lies in `idBytes`, so that the sort compares integers and bytes, never a `String`.
+        var stamps: [Int64] = [], idBytes: [UInt8] = [], idSpans: [Range<Int>] = []
+        stamps.reserveCapacity(rows.count)
+        idSpans.reserveCapacity(rows.count)
+        for row in rows {
+            guard case .string(let id)? = row["id"] else { return nil }
+            switch row["updatedAt"] {
+            case nil, .null?:
+                stamps.append(.min)
+            case .string(let text)?:
+                guard let instant = canonicalInstant(of: text) else { return nil }
+                stamps.append(instant)
+            default:
+                return nil
+            }
+            let start = idBytes.count
+            idBytes.append(contentsOf: id.utf8)
+            idSpans.append(start..<idBytes.count)
+        }
+        let order = stamps.withUnsafeBufferPointer { stamps in
+            idBytes.withUnsafeBufferPointer { bytes in
+                idSpans.withUnsafeBufferPointer { spans in
+                    (0..<rows.count).sorted { lhs, rhs in
+                        if stamps[lhs] != stamps[rhs] { return stamps[lhs] < stamps[rhs] }
+                        let (a, b) = (spans[lhs], spans[rhs])
+                        for offset in 0..<min(a.count, b.count) where bytes[a.lowerBound + offset] != bytes[b.lowerBound + offset] {
+                            return bytes[a.lowerBound + offset] < bytes[b.lowerBound + offset]
+                        }
+                        return a.count < b.count
+                    }
+                }
+            }
+        }
+        var instants: [(instant: Int64, position: Int)] = []
+        instants.reserveCapacity(order.count)
+        for (position, index) in order.enumerated() where stamps[index] != .min {
+            instants.append((stamps[index], position))
+        }
+        return SortedRows(rows: order.map { rows[$0] }, instants: instants)
+    }
+
+    /// The instant of `text` when it is a timestamp in the server's own form (`2026-01-31T23:59:59.999Z`), the one
+    /// text of its instant; nil otherwise. The parser checks every field's range and accepts 24 bytes only as
+    /// `YYYY-MM-DDTHH:MM:SS.mmm` and a zone letter, so an upper-case `T` and `Z` make the form exact.
+    static func canonicalInstant(of text: String) -> Int64? {
+        var text = text
+        let shaped = text.withUTF8 { $0.count == 24 && $0[10] == UInt8(ascii: "T") && $0[23] == UInt8(ascii: "Z") }
+        return shaped ? Timestamp.milliseconds(from: text) : nil
+    }
+
+    private init(rows: [JSONObject], instants: [(instant: Int64, position: Int)]) {
+        self.rows = rows
+        self.instants = instants
+    }
+
     init(_ rows: [JSONObject], byUpdatedAt: Bool) {
         self.rows = rows
         guard byUpdatedAt else {

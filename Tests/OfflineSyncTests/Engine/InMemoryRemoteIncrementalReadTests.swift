@@ -56,6 +56,33 @@ struct InMemoryRemoteIncrementalReadTests {
         }
     }
 
+    /// With every `updatedAt` in the server's own form (or null), the simulator sorts by instant and id bytes
+    /// instead of by the general rules; its pages must still be those of a full scan: ties by id in byte order
+    /// (upper case first, non-ASCII last), null first, soft-deleted rows only when asked for.
+    @Test func pagesOfRowsWithServerTimestampsEqualAFullScan() async throws {
+        let remote = InMemoryRemote(pageSize: 7)
+        var rows: [JSONObject] = []
+        for n in 0..<80 {
+            let minute = (n * 7) % 20
+            var row: JSONObject = ["id": .string(["a\(n)", "B\(n)", "é\(n)", "Z\(n)", "\(n)"][n % 5]), "n": .int(Int64(n)),
+                                   "updatedAt": .string("2026-03-01T10:\(minute < 10 ? "0" : "")\(minute):00.000Z")]
+            if n % 13 == 0 { row["updatedAt"] = .null }
+            if n % 11 == 0 { row["deleted"] = true }
+            rows.append(row)
+        }
+        await remote.seed(rows, table: "T")
+        for includeDeleted in [false, true] {
+            for filter in [nil, Field("updatedAt") >= "2026-03-01T10:07:00.000Z"] as [Filter?] {
+                for skip in stride(from: 0, to: 84, by: 7) {
+                    var query = Query(table: "T", filter: filter, orderBy: [.ascending("updatedAt")], skip: skip, top: 7)
+                    query.includeDeleted = includeDeleted
+                    let page = try await remote.read(query).items.compactMap { $0["id"]?.stringValue }
+                    #expect(page == (await Self.expected(remote, query)), "skip \(skip), \(String(describing: filter))")
+                }
+            }
+        }
+    }
+
     @Test func rowsChangedBetweenPagesAreSeen() async throws {
         let remote = await Self.seeded()
         let query = Query(table: "T", filter: Field("updatedAt") >= "2026-03-01T10:19:00.000Z", orderBy: [.ascending("updatedAt")], top: 50)
