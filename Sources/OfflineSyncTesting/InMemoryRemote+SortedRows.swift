@@ -8,11 +8,16 @@ import OfflineSync
 /// one fixed-width form, whose byte order is its time order), so a binary search finds the first row at or after
 /// `T`. No row before it can match a filter that requires `updatedAt ge T` (or `gt T`), so the read tests the
 /// filter, with ``Filter/matches(_:)``, from there on and returns the same page and total count as a full scan.
+/// When every row's `updatedAt` is such a timestamp or null and the filter is `updatedAt ge T` alone, every row from
+/// there on matches, and the read tests none (``everyCandidateMatches(_:)``).
 struct SortedRows: Sendable {
     let rows: [JSONObject]
     /// The instant of every row whose `updatedAt` is a timestamp, with the row's position, in row order;
     /// nil unless the rows are sorted by `updatedAt` ascending first.
     private let instants: [(instant: Int64, position: Int)]?
+    /// Whether every row from the first with an instant on has one (rows from ``sortedByUpdatedAt(_:)``: those
+    /// without a timestamp, missing or null, come first).
+    private let stampedFromFirstInstant: Bool
 
     /// `rows` (in any order) sorted by `updatedAt` then `id`, as ``Query/evaluate(over:)`` with that `orderBy`
     /// sorts them, in one pass over the rows; nil unless every row's `updatedAt` is missing, null or a timestamp
@@ -77,10 +82,12 @@ struct SortedRows: Sendable {
     private init(rows: [JSONObject], instants: [(instant: Int64, position: Int)]) {
         self.rows = rows
         self.instants = instants
+        stampedFromFirstInstant = true
     }
 
     init(_ rows: [JSONObject], byUpdatedAt: Bool) {
         self.rows = rows
+        stampedFromFirstInstant = false
         guard byUpdatedAt else {
             instants = nil
             return
@@ -107,6 +114,16 @@ struct SortedRows: Sendable {
             if instants[middle].instant < bound { low = middle + 1 } else { high = middle }
         }
         return low < instants.count ? instants[low].position : rows.count
+    }
+
+    /// Whether every row from ``firstCandidate(for:)`` on matches `query`'s filter, so that a read need not test
+    /// them: the filter is `updatedAt ge T` alone and every row from the first with an instant on has one, in
+    /// instant order (so each of them is at or after `T`).
+    func everyCandidateMatches(_ query: Query) -> Bool {
+        guard stampedFromFirstInstant, instants != nil,
+              case .comparison(let field, .greaterThanOrEqual, .string(let text))? = query.filter,
+              field.name == "updatedAt" else { return false }
+        return Timestamp.milliseconds(from: text) != nil
     }
 
     /// The instant `T` when every item matching `filter` has an `updatedAt` timestamp at or after `T`: the filter

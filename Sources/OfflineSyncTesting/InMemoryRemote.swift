@@ -181,7 +181,8 @@ public actor InMemoryRemote: SyncRemote {
         let rows = sorted.rows
         let skip = query.skip ?? 0, top = min(query.top ?? Int.max, pageSize)
         var items: [JSONObject] = [], matched = 0
-        for row in rows[sorted.firstCandidate(for: query)...] where query.filter?.matches(row) ?? true {
+        let tested = sorted.everyCandidateMatches(query) ? nil : query.filter
+        for row in rows[sorted.firstCandidate(for: query)...] where tested?.matches(row) ?? true {
             if matched >= skip, items.count < top { items.append(row) }
             matched += 1
             if items.count == top, !query.includeTotalCount { break }

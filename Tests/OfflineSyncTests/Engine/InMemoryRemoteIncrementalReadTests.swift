@@ -72,12 +72,17 @@ struct InMemoryRemoteIncrementalReadTests {
         }
         await remote.seed(rows, table: "T")
         for includeDeleted in [false, true] {
-            for filter in [nil, Field("updatedAt") >= "2026-03-01T10:07:00.000Z"] as [Filter?] {
+            for filter in [nil, Field("updatedAt") >= "2026-03-01T10:07:00.000Z", Field("updatedAt") >= "2026-03-01T11:07:00+01:00",
+                           Field("updatedAt") > "2026-03-01T10:07:00.000Z", Field("updatedAt") >= "2026-03-01T12:00:00.000Z"] as [Filter?] {
                 for skip in stride(from: 0, to: 84, by: 7) {
                     var query = Query(table: "T", filter: filter, orderBy: [.ascending("updatedAt")], skip: skip, top: 7)
                     query.includeDeleted = includeDeleted
-                    let page = try await remote.read(query).items.compactMap { $0["id"]?.stringValue }
-                    #expect(page == (await Self.expected(remote, query)), "skip \(skip), \(String(describing: filter))")
+                    query.includeTotalCount = true
+                    let page = try await remote.read(query)
+                    #expect(page.items.compactMap { $0["id"]?.stringValue } == (await Self.expected(remote, query)),
+                            "skip \(skip), \(String(describing: filter))")
+                    let rows = await remote.items(table: "T", includeDeleted: includeDeleted)
+                    #expect(page.totalCount == Query(table: "T", filter: filter).evaluate(over: rows).items.count)
                 }
             }
         }
