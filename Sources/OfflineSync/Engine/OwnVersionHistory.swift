@@ -55,6 +55,7 @@ struct OwnVersionHistory: Sendable {
     /// Forgets the item unless `version` is the one this device's push produced for it (a pull that brought back
     /// the device's own row).
     mutating func observe(_ version: String?, table: String, itemId: String) {
+        guard !entries.isEmpty else { return }  // a pull's common case: no key to build
         let key = Self.key(table: table, itemId: itemId)
         if let entry = entries[key], entry.current != version { entries[key] = nil }
     }

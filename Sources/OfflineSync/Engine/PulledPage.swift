@@ -18,7 +18,7 @@ struct PulledPage {
                 skipped.append((item, "The record has no string \"id\"."))
                 continue
             }
-            if pending.contains(ItemID.key(id)) { continue }
+            if !pending.isEmpty, pending.contains(ItemID.key(id)) { continue }
             if SystemProperties.isDeleted(item) {
                 if let violation = ItemID.violation(in: id) {
                     skipped.append((item, "The id \"\(id)\" is invalid: \(violation)."))

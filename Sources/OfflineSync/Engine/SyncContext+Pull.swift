@@ -102,7 +102,7 @@ extension SyncContext {
             }
             for (item, reason) in page.skipped { skip(item, table: table, reason: reason) }
             for item in items {
-                guard let id = item["id"]?.stringValue, !pending.contains(ItemID.key(id)) else { continue }
+                guard let id = item["id"]?.stringValue, pending.isEmpty || !pending.contains(ItemID.key(id)) else { continue }
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
             }
         }
