@@ -125,10 +125,6 @@ struct IndexedChanges {
     var bySlot: [Int32: (original: JSONObject?, final: JSONObject?)] = [:]
 
     mutating func record(slot: Int32, previous: JSONObject?, final: JSONObject?) {
-        if bySlot[slot] == nil {
-            bySlot[slot] = (previous, final)
-        } else {
-            bySlot[slot]?.final = final
-        }
+        bySlot[slot, default: (previous, nil)].final = final
     }
 }

@@ -82,6 +82,7 @@ public struct TableSet: Sendable {
             switch change {
             case .upsert(_, let items):
                 var table = tables.removeValue(forKey: name) ?? ItemTable()
+                var indexed = tracks ? touched.removeValue(forKey: name) ?? IndexedChanges() : nil
                 for item in items {
                     let range = nextText < ranges.count ? ranges[nextText] : nil
                     nextText += 1
@@ -90,9 +91,10 @@ public struct TableSet: Sendable {
                         table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
                                      decodingPrevious: tracks)
                     }
-                    if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: previous, final: item) }
+                    indexed?.record(slot: slot, previous: previous, final: item)
                 }
                 tables[name] = table
+                if let indexed { touched[name] = indexed }
             case .delete(_, let ids):
                 guard var table = tables.removeValue(forKey: name) else { continue }
                 for id in ids {
