@@ -3,6 +3,33 @@
 public enum ItemID {
     /// Why `id` breaks the rules, or nil when it is valid.
     public static func violation(in id: String) -> String? {
+        // Printable ASCII, the common case, is decided in one pass over the bytes, each a character.
+        if let verdict = id.utf8.withContiguousStorageIfAvailable(printableASCIIVerdict), let verdict { return verdict }
+        return generalViolation(in: id)
+    }
+
+    /// For an id of printable ASCII (U+0020–U+007E), `.some` of what ``violation(in:)`` says; nil for any other id.
+    private static func printableASCIIVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        var onlySpaces = true
+        var forbidden: UInt8?
+        for byte in bytes {
+            guard byte >= 0x20, byte < 0x7F else { return nil }
+            if byte != 0x20 { onlySpaces = false }
+            switch byte {
+            case 0x2B, 0x3F, 0x60, 0x22, 0x2F, 0x5C: if forbidden == nil { forbidden = byte }
+            default: break
+            }
+        }
+        if bytes.isEmpty { return .some("it is empty") }
+        if bytes.count > 255 { return .some("it is longer than 255 characters") }
+        if bytes.allSatisfy({ $0 == 0x2E }) && bytes.count <= 2 { return .some("it is \"\(String(decoding: bytes, as: UTF8.self))\"") }
+        if onlySpaces { return .some("it is only whitespace") }
+        if let forbidden { return .some("it contains the character \(Unicode.Scalar(forbidden))") }
+        return .some(nil)
+    }
+
+    /// ``violation(in:)`` for any id, scalar by scalar.
+    static func generalViolation(in id: String) -> String? {
         let count = id.count
         if count == 0 { return "it is empty" }
         if count > 255 { return "it is longer than 255 characters" }
