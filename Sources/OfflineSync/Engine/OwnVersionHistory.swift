@@ -18,6 +18,10 @@ struct OwnVersionHistory: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
+
+    /// Whether no item is remembered (then ``observe(_:table:itemId:)`` has nothing to forget).
+    var isEmpty: Bool { entries.isEmpty }
+
     /// The most items remembered at once.
     static let maximumItems = 4096
     /// The most replaced versions remembered per item.
@@ -55,7 +59,6 @@ struct OwnVersionHistory: Sendable {
     /// Forgets the item unless `version` is the one this device's push produced for it (a pull that brought back
     /// the device's own row).
     mutating func observe(_ version: String?, table: String, itemId: String) {
-        guard !entries.isEmpty else { return }  // a pull's common case: no key to build
         let key = Self.key(table: table, itemId: itemId)
         if let entry = entries[key], entry.current != version { entries[key] = nil }
     }

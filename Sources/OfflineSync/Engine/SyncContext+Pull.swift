@@ -101,7 +101,7 @@ extension SyncContext {
                 if let changes = page.changes(saving: saving) { try await apply(changes) }
             }
             for (item, reason) in page.skipped { skip(item, table: table, reason: reason) }
-            for item in items {
+            for item in items where !ownVersions.isEmpty {
                 guard let id = item["id"]?.stringValue, pending.isEmpty || !pending.contains(ItemID.key(id)) else { continue }
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
             }
