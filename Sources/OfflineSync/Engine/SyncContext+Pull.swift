@@ -44,6 +44,8 @@ extension SyncContext {
         }
         var total = query.top
         report(SyncProgress(activity: activity, phase: .started, completed: 0, total: total, pages: 0, tokenReset: tokenReset))
+        // The last delta token stored with a page whose apply did not wait for durability (see `applyPage`).
+        var undurableToken: StoreChange?
         do {
             while let request = pager.nextRequest {
                 try Task.checkCancellation()
@@ -65,12 +67,16 @@ extension SyncContext {
                 let maxUpdatedAt = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }.max()
                 let step = pager.pageReceived(count: page.items.count, maxUpdatedAt: maxUpdatedAt)
                 if !page.items.isEmpty || step.newToken != nil {
-                    try await applyPage(page.items, table: table,
-                                        token: step.newToken.map { ($0, queryId ?? "") }, filter: query.filter)
+                    let saved = try await applyPage(page.items, table: table,
+                                                    token: step.newToken.map { ($0, queryId ?? "") }, filter: query.filter)
+                    undurableToken = saved ?? undurableToken
                 }
                 report(SyncProgress(activity: activity, phase: .advanced, completed: pager.recordsReceived,
                                     total: total, pages: pager.pagesReceived))
             }
+            // Storing the last token again, durably, makes every page before it durable: a pull that returned is on
+            // disk.
+            if let undurableToken { try await holding(writeGate) { try await apply([undurableToken]) } }
         } catch {
             report(SyncProgress(activity: activity, phase: .failed, completed: pager.recordsReceived, total: total,
                                 pages: pager.pagesReceived))
@@ -88,23 +94,29 @@ extension SyncContext {
     /// Each record is validated once: by the store's `apply`, which checks the whole batch first. Only when the
     /// store refuses the page (a ``DataSourceError``, nothing stored) is every record checked here with the store's
     /// rules, so that the ones it cannot hold are left out, reported as diagnostics, and the rest stored.
-    private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?, filter: Filter?) async throws {
+    ///
+    /// A page that moves the delta token is applied without waiting for durability
+    /// (``SyncContextDataSource/applyDeferringDurability(_:)``): a crash keeps a prefix of the applies, so it loses
+    /// such a page only together with its token and every later page, and the next pull, from the token kept, fetches
+    /// them again. Returns the token's row in that case, for the pull to store durably once it ends.
+    private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?, filter: Filter?) async throws -> StoreChange? {
         try await holding(writeGate) {
             try Task.checkCancellation()
             let pending = try await queue.pendingItemKeys(table: table)
             let saving = token.map { DeltaTokenStore.saving($0.0, table: table, queryId: $0.1, filter: filter) }
             var page = PulledPage(items, table: table, pending: pending, checkingItems: false)
             do {
-                if let changes = page.changes(saving: saving) { try await apply(changes) }
+                if let changes = page.changes(saving: saving) { try await apply(changes, deferringDurability: saving != nil) }
             } catch is DataSourceError {
                 page = PulledPage(items, table: table, pending: pending, checkingItems: true)
-                if let changes = page.changes(saving: saving) { try await apply(changes) }
+                if let changes = page.changes(saving: saving) { try await apply(changes, deferringDurability: saving != nil) }
             }
             for (item, reason) in page.skipped { skip(item, table: table, reason: reason) }
             for item in items where !ownVersions.isEmpty {
                 guard let id = item["id"]?.stringValue, pending.isEmpty || !pending.contains(ItemID.key(id)) else { continue }
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
             }
+            return saving
         }
     }
 

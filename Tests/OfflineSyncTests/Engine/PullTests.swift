@@ -196,7 +196,8 @@ struct PullTests {
 
     @Test func aPageIsValidatedByTheStoreAloneUnlessTheStoreRefusesIt() async throws {
         // A page of storable records costs one apply, validated by the store; the engine checks record by record
-        // only after the store refused a page, and then stores the rest in a second apply.
+        // only after the store refused a page, and then stores the rest in a second apply. (Each pull ends with one
+        // more apply: its last delta token, stored durably.)
         let store = FailingDataSource()
         let good: [JSONObject] = [["id": "a", "updatedAt": "2026-01-01T00:00:00.000Z"],
                                   ["id": "b", "updatedAt": "2026-01-02T00:00:00.000Z"]]
@@ -205,9 +206,9 @@ struct PullTests {
         let context = SyncContext(dataSource: store, remote: CannedRemote(pages: [good, [], mixed]))
         let diagnostics = await context.diagnostics()
         try await context.table("TodoItem").pull(queryId: "q")
-        #expect(await store.applyCalls == 1)
+        #expect(await store.applyCalls == 2, "the page, then its token")
         try await context.table("TodoItem").pull(queryId: "q")
-        #expect(await store.applyCalls == 3, "the refused page, then its storable records")
+        #expect(await store.applyCalls == 5, "the refused page, its storable records, then their token")
         let ids = try await store.read(Query(table: "TodoItem", orderBy: [.ascending("id")])).items.map { $0["id"] }
         #expect(ids == ["a", "b", "c"])
         for await diagnostic in diagnostics {
