@@ -54,6 +54,16 @@ struct TableIndex: Sendable {
         unordered += entry.count
     }
 
+    /// Adds the entry of the item in `slot` whose indexed values encode as `values`, as ``appendUnsorted(_:)``
+    /// does, without building the entry apart first.
+    mutating func appendUnsorted(values: [UInt8], slot: Int32) {
+        let start = bytes.count
+        bytes.append(contentsOf: values)
+        OrderedKey.append(slot: slot, to: &bytes)
+        entries.append(Entry(offset: start, length: bytes.count - start))
+        unordered += bytes.count - start
+    }
+
     /// Puts the entries in order, and their bytes too when they were appended far out of order.
     mutating func sort() {
         bytes.withUnsafeBytes { raw in

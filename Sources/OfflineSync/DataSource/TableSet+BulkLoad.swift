@@ -63,9 +63,7 @@ extension TableSet {
             }
             replacedAny = replacedAny || replaced
             for position in list.indices where position < item.indexValues.count {
-                var entry = item.indexValues[position]
-                OrderedKey.append(slot: slot, to: &entry)
-                list[position].appendUnsorted(entry)
+                list[position].appendUnsorted(values: item.indexValues[position], slot: slot)
             }
         }
         return replacedAny
