@@ -57,6 +57,11 @@ struct ItemTable: Sendable {
         probe(hash: hash) { storedKey(of: $0) == key }
     }
 
+    /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
+    private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
+        decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(of: key, hash: hash).map { ($0, nil) }
+    }
+
     /// The first slot in `hash`'s probe run that `matches`, or nil.
     private func probe(hash: UInt32, matches: (Int32) -> Bool) -> Int32? {
         guard !buckets.isEmpty else { return nil }
@@ -158,13 +163,7 @@ struct ItemTable: Sendable {
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
-        let replaced: (slot: Int32, item: JSONObject?)?
-        if decodingPrevious {
-            replaced = find(key: key, hash: hash).map { ($0.slot, $0.item) }
-        } else {
-            replaced = slot(of: key, hash: hash).map { ($0, nil) }
-        }
-        if let (slot, previous) = replaced {
+        if let (slot, previous) = locate(key: key, hash: hash, decoding: decodingPrevious) {
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = length
@@ -177,13 +176,7 @@ struct ItemTable: Sendable {
     /// `decoding` (index maintenance needs it).
     @discardableResult
     mutating func remove(key: String, decoding: Bool = false) -> (slot: Int32, item: JSONObject?)? {
-        let removed: (slot: Int32, item: JSONObject?)?
-        if decoding {
-            removed = find(key: key).map { ($0.slot, $0.item) }
-        } else {
-            removed = slot(of: key, hash: Self.hash(key)).map { ($0, nil) }
-        }
-        guard let removed else { return nil }
+        guard let removed = locate(key: key, hash: Self.hash(key), decoding: decoding) else { return nil }
         removeBucket(of: removed.slot)
         release(removed.slot)
         slots[Int(removed.slot)].offset = -1
