@@ -49,15 +49,12 @@ struct SortedRows: Sendable {
             idSpans.append(start..<idBytes.count)
         }
         let order = stamps.withUnsafeBufferPointer { stamps in
-            idBytes.withUnsafeBufferPointer { bytes in
+            idBytes.withUnsafeBytes { bytes in
                 idSpans.withUnsafeBufferPointer { spans in
                     (0..<rows.count).sorted { lhs, rhs in
                         if stamps[lhs] != stamps[rhs] { return stamps[lhs] < stamps[rhs] }
-                        let (a, b) = (spans[lhs], spans[rhs])
-                        for offset in 0..<min(a.count, b.count) where bytes[a.lowerBound + offset] != bytes[b.lowerBound + offset] {
-                            return bytes[a.lowerBound + offset] < bytes[b.lowerBound + offset]
-                        }
-                        return a.count < b.count
+                        return ValueComparison.compareBytes(UnsafeRawBufferPointer(rebasing: bytes[spans[lhs]]),
+                                                            UnsafeRawBufferPointer(rebasing: bytes[spans[rhs]])) < 0
                     }
                 }
             }

@@ -6,7 +6,7 @@
 
 /// The comparison semantics shared by filters and sorting: numbers compared exactly across `Int64` and `Double`,
 /// strings by Unicode scalar order, containers element-wise.
-enum ValueComparison {
+package enum ValueComparison {
     /// Compares two numbers exactly, an `Int64` with a `Double` included.
     static func compareNumbers(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
         switch (lhs, rhs) {
@@ -41,8 +41,8 @@ enum ValueComparison {
     }
 
     /// Compares two byte strings in `memcmp` order: by their first differing byte, else the shorter (a proper
-    /// prefix) first. Strings, sort columns and index entries all compare through this.
-    static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    /// prefix) first. Strings, sort columns, index entries and the testing back end's ids all compare through this.
+    package static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let count = min(a.count, b.count)
         if count > 0, let first = a.baseAddress, let second = b.baseAddress {
             let result = memcmp(first, second, count)
