@@ -69,6 +69,8 @@ extension JournalDataSource {
         do {
             // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,
             // or a power loss could keep journal g+1 (base sequence) but lose g's tail, which reads as corruption.
+            // The zeros written ahead go too: earlier versions read them as damage in a journal that is not the newest.
+            trimJournal()
             try fileSystem.sync(journal.file)
             try fileSystem.writeNewFile(path, header)
             try fileSystem.syncDirectory(layout.directory)
@@ -89,7 +91,7 @@ extension JournalDataSource {
             failure = error
             throw error
         }
-        journalSize = Int64(header.count)
+        journalExtent = JournalExtent(end: Int64(header.count))
         journalRecords = 0
         manifest = transitional
     }

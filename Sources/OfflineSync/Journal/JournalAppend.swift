@@ -9,13 +9,19 @@ enum AppendOutcome: Sendable {
 }
 
 extension JournalDataSource {
-    /// Writes `buffer` at `offset` (the journal's current end) with one positioned write, then syncs it when
-    /// `sync` is set. On any failure it truncates the file back to `offset` and syncs that, so a failed append
-    /// never leaves garbage in front of the next one.
-    nonisolated static func append(_ buffer: [UInt8], to file: FileDescriptor, at offset: Int64, sync: Bool,
+    /// Writes `buffer` at `offset` (the journal's current end), followed by `zeros` zero bytes, with one positioned
+    /// write, then syncs it when `sync` is set. On any failure it truncates the file back to `offset` and syncs
+    /// that, so a failed append never leaves garbage in front of the next one.
+    nonisolated static func append(_ buffer: [UInt8], zeros: Int, to file: FileDescriptor, at offset: Int64, sync: Bool,
                                    fileSystem: any FileSystem) -> AppendOutcome {
         do {
-            try fileSystem.writeAll(file, buffer, at: offset)
+            if zeros > 0 {
+                var padded = buffer
+                padded.append(contentsOf: repeatElement(0, count: zeros))
+                try fileSystem.writeAll(file, padded, at: offset)
+            } else {
+                try fileSystem.writeAll(file, buffer, at: offset)
+            }
             if sync { try fileSystem.sync(file) }
             return .written
         } catch {
@@ -30,20 +36,56 @@ extension JournalDataSource {
         }
     }
 
-    /// ``append(_:to:at:sync:fileSystem:)`` away from the actor, so that other applies can queue meanwhile: on the
-    /// store's own thread (``JournalWriteThread/dedicated``) or else on the shared pool.
-    func appendAway(_ buffer: [UInt8], sync: Bool) async -> AppendOutcome {
-        let file = journal.file
-        let offset = journalSize
-        let fileSystem = fileSystem
-        guard let ioThread else {
-            return await Self.appendInBackground(buffer, to: file, at: offset, sync: sync, fileSystem: fileSystem)
-        }
-        return await ioThread.run { Self.append(buffer, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
+    /// Appends `buffer` at the journal's end in place, on the actor, as ``append(_:zeros:to:at:sync:fileSystem:)``
+    /// does, and moves the end past it; throws, with nothing changed, when the write failed.
+    func appendInPlace(_ buffer: [UInt8], sync: Bool) throws(JournalError) {
+        let zeros = journalExtent.zeros(afterAppending: buffer.count)
+        try record(Self.append(buffer, zeros: zeros, to: journal.file, at: journalExtent.end, sync: sync, fileSystem: fileSystem))
+        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    @concurrent private nonisolated static func appendInBackground(_ buffer: [UInt8], to file: FileDescriptor, at offset: Int64,
+    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, so that other applies can queue meanwhile: on
+    /// the store's own thread (``JournalWriteThread/dedicated``) or else on the shared pool. Moves the journal's end
+    /// past `buffer` when the write succeeded. One such append is in flight at a time (the ``CommitPipeline``).
+    func appendAway(_ buffer: [UInt8], sync: Bool) async throws(JournalError) {
+        let file = journal.file
+        let offset = journalExtent.end
+        let zeros = journalExtent.zeros(afterAppending: buffer.count)
+        let fileSystem = fileSystem
+        let outcome: AppendOutcome
+        if let ioThread {
+            outcome = await ioThread.run { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
+        } else {
+            outcome = await Self.appendInBackground(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)
+        }
+        try record(outcome)
+        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+    }
+
+    @concurrent private nonisolated static func appendInBackground(_ buffer: [UInt8], zeros: Int, to file: FileDescriptor, at offset: Int64,
                                                                    sync: Bool, fileSystem: any FileSystem) async -> AppendOutcome {
-        append(buffer, to: file, at: offset, sync: sync, fileSystem: fileSystem)
+        append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)
+    }
+
+    /// Turns an append's outcome into a throw; a failed append cut the file back to the journal's end, and one
+    /// that could not be cut back leaves the store failed.
+    private func record(_ outcome: AppendOutcome) throws(JournalError) {
+        switch outcome {
+        case .written: return
+        case .failed(let error):
+            journalExtent.cutBack()
+            throw error
+        case .broken(let error):
+            failure = error
+            throw error
+        }
+    }
+
+    /// Cuts the zero bytes written ahead off the journal, so that a store closed or compacted leaves a journal
+    /// that ends with its last record. Best effort: zeros that stay are free space to the next open.
+    func trimJournal() {
+        guard journalExtent.allocated > journalExtent.end,
+              (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return }
+        journalExtent.cutBack()
     }
 }

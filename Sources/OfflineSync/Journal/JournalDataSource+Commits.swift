@@ -31,8 +31,8 @@ extension JournalDataSource {
         try checkSize(payload)
         if ioThread == nil, !pipeline.groupsBatches {
             let (buffer, sequence) = records(of: [payload])
-            try record(Self.append(buffer, to: journal.file, at: journalSize, sync: sync, fileSystem: fileSystem))
-            applyWritten(buffer: buffer, lastSequence: sequence, [(resolved, payload, itemTexts)])
+            try appendInPlace(buffer, sync: sync)
+            applyWritten(lastSequence: sequence, [(resolved, payload, itemTexts)])
             return
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -69,15 +69,10 @@ extension JournalDataSource {
     private func writeAway(_ group: [PendingCommit]) async {
         let started = ContinuousClock.now
         let (buffer, sequence) = records(of: group.map(\.payload))
-        let outcome: AppendOutcome
-        if let failure {
-            outcome = .failed(failure)
-        } else {
-            outcome = await appendAway(buffer, sync: group.contains(where: \.sync))
-        }
         do {
-            try record(outcome)
-            applyWritten(buffer: buffer, lastSequence: sequence, group.map { ($0.changes, $0.payload, $0.itemTexts) })
+            if let failure { throw failure }
+            try await appendAway(buffer, sync: group.contains(where: \.sync))
+            applyWritten(lastSequence: sequence, group.map { ($0.changes, $0.payload, $0.itemTexts) })
             for commit in group { commit.continuation.resume() }
         } catch {
             for commit in group { commit.continuation.resume(throwing: error) }
@@ -97,11 +92,10 @@ extension JournalDataSource {
         return (buffer, sequence)
     }
 
-    /// After a successful write of `buffer`: counts its records and applies the batches in order, each keeping its
-    /// items' texts from its payload.
-    private func applyWritten(buffer: [UInt8], lastSequence sequence: Int64,
+    /// After a successful write of records up to `sequence`: counts them and applies the batches in order, each
+    /// keeping its items' texts from its payload.
+    private func applyWritten(lastSequence sequence: Int64,
                               _ batches: [(changes: [StoreChange], payload: [UInt8], itemTexts: [Range<Int>])]) {
-        journalSize += Int64(buffer.count)
         lastSequence = sequence
         journalRecords += batches.count
         for batch in batches { tables.apply(batch.changes, itemTexts: batch.payload, at: batch.itemTexts) }

@@ -31,7 +31,8 @@ public actor JournalDataSource: SyncContextDataSource {
     var tables: TableSet
     var lock: OwnedFile?
     var journal: OwnedFile
-    var journalSize: Int64
+    /// Where the newest journal's records end, and the zeros written ahead of them.
+    var journalExtent: JournalExtent
     var journalRecords: Int
     var lastSequence: Int64
     var manifest: Manifest
@@ -80,7 +81,7 @@ public actor JournalDataSource: SyncContextDataSource {
         self.lock = lock
         self.tables = opened.tables
         self.journal = opened.journal
-        self.journalSize = opened.journalSize
+        self.journalExtent = opened.journalExtent
         self.journalRecords = opened.journalRecords
         self.lastSequence = opened.lastSequence
         self.manifest = opened.manifest
@@ -134,9 +135,10 @@ public actor JournalDataSource: SyncContextDataSource {
     }
 
     /// Waits for writes and compaction in progress, compacts a journal of 1 MiB or more (when
-    /// ``JournalOptions/automaticCompaction`` is on, so that the next open reads one snapshot), syncs the journal
-    /// (for ``Durability/buffered``), then closes it and releases the lock. A failed compaction here loses
-    /// nothing: the journal still holds every change.
+    /// ``JournalOptions/automaticCompaction`` is on, so that the next open reads one snapshot), cuts off the zeros
+    /// written ahead of the journal's records, syncs what ``Durability/buffered`` and deferred applies wrote, then
+    /// closes the journal and releases the lock. A failed compaction here loses nothing: the journal still holds
+    /// every change.
     /// Every later call except `close()` throws ``JournalError/closed``; a second `close()` does nothing.
     public func close() async throws {
         if isClosed { return }
@@ -151,8 +153,19 @@ public actor JournalDataSource: SyncContextDataSource {
             lock?.close()
             lock = nil
         }
-        if options.durability == .buffered && failure == nil { try fileSystem.sync(journal.file) }
+        guard failure == nil else { return }
+        let trimmed = journalExtent.allocated > journalExtent.end
+        trimJournal()
+        if journalExtent.hasUnsyncedBytes {
+            // What `.buffered` and deferred applies were promised: durable once close returns.
+            try fileSystem.sync(journal.file)
+        } else if trimmed {
+            try? fileSystem.sync(journal.file)
+        }
     }
+
+    /// The length of the newest journal's records in bytes.
+    var journalSize: Int64 { journalExtent.end }
 
     /// Counters describing the store's files and tables.
     public func statistics() -> JournalStatistics {
@@ -201,16 +214,6 @@ public actor JournalDataSource: SyncContextDataSource {
 
     /// Throws the error of a failed append; a journal that could not be restored puts the store in the failed
     /// state.
-    func record(_ outcome: AppendOutcome) throws(JournalError) {
-        switch outcome {
-        case .written: return
-        case .failed(let error): throw error
-        case .broken(let error):
-            failure = error
-            throw error
-        }
-    }
-
     func waitUntilIdle() async {
         await withCheckedContinuation { idleWaiters.append($0) }
     }

@@ -8,8 +8,9 @@
 struct JournalScan: Sendable {
     /// A problem found while scanning.
     enum Problem: Sendable, Hashable {
-        /// The end of the file after `offset` is an incomplete or invalid record, or zero bytes, with no valid
-        /// record after it: the normal result of a crash during an append.
+        /// The end of the file after `offset` is an incomplete or invalid record, with no valid record after it:
+        /// the normal result of a crash during an append. (Zero bytes that reach the end after valid records are
+        /// not a problem but free space; a file of zeros alone is a torn header.)
         case tornTail(offset: Int64, reason: String)
         /// An invalid or out-of-sequence record, followed by valid records or with a valid checksum.
         case corrupted(offset: Int64, sequence: Int64?, reason: String)
@@ -21,7 +22,7 @@ struct JournalScan: Sendable {
     var generation: Int64
     /// The file's path.
     var path: String
-    /// The file's size in bytes.
+    /// The file's size in bytes: ``validEnd`` plus any damage, or plus the zeros the writer wrote ahead of its records.
     var size: Int64
     /// The byte offset just after the last valid line (header included); 0 when even the header is not valid.
     var validEnd: Int64 = 0
@@ -91,6 +92,7 @@ struct JournalScan: Sendable {
         }
         if tailStart < raw.count {
             let zeros = raw[tailStart...].allSatisfy { $0 == 0 }
+            if zeros && validEnd > 0 { return }  // Free space the writer wrote ahead of its records.
             problem = .tornTail(offset: Int64(tailStart), reason: zeros ? "trailing zero bytes" : "the last record is incomplete (no newline)")
         } else if raw.isEmpty {
             problem = .tornTail(offset: 0, reason: "the journal is empty (its header was never written)")

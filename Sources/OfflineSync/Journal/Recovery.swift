@@ -2,9 +2,9 @@
 struct OpenedStore: Sendable {
     var tables: TableSet
     var manifest: Manifest
-    /// The newest journal, open for appending at ``journalSize``.
+    /// The newest journal, open for appending at the end of ``journalExtent``.
     var journal: OwnedFile
-    var journalSize: Int64
+    var journalExtent: JournalExtent
     var journalRecords: Int
     var lastSequence: Int64
     var snapshotBytes: Int64
@@ -33,12 +33,12 @@ enum Recovery {
         }
         let journal = try fileSystem.open(newest.path, mode: .readWrite)
         let owned = OwnedFile(journal, fileSystem: fileSystem)
-        var size = newest.size
+        var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
         if newest.problem != nil {
-            size = try cutTornTail(newest, file: journal, fileSystem: fileSystem)
+            extent = JournalExtent(end: try cutTornTail(newest, file: journal, fileSystem: fileSystem))
         }
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
-        return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalSize: size,
+        return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalExtent: extent,
                            journalRecords: newest.recordCount, lastSequence: reading.lastSequence,
                            snapshotBytes: reading.snapshotBytes)
     }

@@ -69,14 +69,41 @@ struct JournalRecoveryTests {
         }
     }
 
-    @Test func trailingZeroBytesAreATornTail() async throws {
+    @Test func trailingZeroBytesAfterTheRecordsAreFreeSpace() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = try await makeStore(directory, batches: 3)
         let original = try fileBytes(path)
         try writeBytes(original + [UInt8](repeating: 0, count: 4096), to: path)
+        #expect(try await JournalDataSource.verify(directory: directory.store).problems.isEmpty)
         try await expectPrefix(directory, 3, total: 3)
-        #expect(try fileBytes(path) == original)
+        #expect(try fileBytes(path) == original, "close cuts the zeros off")
+    }
+
+    @Test func aRecordTornInsideTheZerosIsATornTail() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await makeStore(directory, batches: 3)
+        let original = try fileBytes(path)
+        let ends = lineEnds(original)
+        var damaged = Array(original[..<ends[2]]) + [UInt8](repeating: 0, count: 4096)
+        damaged.replaceSubrange(ends[2]..<ends[3] - 10, with: original[ends[2]..<ends[3] - 10])
+        try writeBytes(damaged, to: path)
+        #expect(try await JournalDataSource.verify(directory: directory.store).problems.first?.message.hasPrefix("torn tail") == true)
+        try await expectPrefix(directory, 2, total: 3)
+        #expect(try fileBytes(path) == Array(original[..<ends[2]]))
+    }
+
+    @Test func aJournalOfZerosAloneIsATornHeader() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await makeStore(directory, batches: 1)
+        try writeBytes([UInt8](repeating: 0, count: 4096), to: path)
+        #expect(try await JournalDataSource.verify(directory: directory.store).problems.first?.message.hasPrefix("torn tail") == true)
+        let store = try await JournalDataSource.open(directory.storePath)
+        #expect(await store.statistics().journalRecords == 0)
+        try await store.close()
+        #expect(try lineEnds(fileBytes(path)).count == 1, "the header is rewritten over the zeros")
     }
 
     @Test func bitFlipInAnEarlierRecordIsCorruption() async throws {
