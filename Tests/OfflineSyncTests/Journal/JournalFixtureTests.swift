@@ -77,6 +77,17 @@ struct JournalFixtureTests {
         try await store.close()
     }
 
+    @Test func zerosAheadFixtureOpensWithEveryRecordAndClosesWithoutTheZeros() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try copy("zeros-ahead", to: directory)
+        #expect(try await JournalDataSource.verify(directory: directory.store).isSound)
+        let store = try await JournalDataSource(directory: directory.store)
+        #expect(try await contents(store) == expected([Self.batchA, Self.batchB, Self.batchC]))
+        try await store.close()
+        #expect(try fileBytes(directory.storePath + "/journal.1.jsonl").last == 0x0A)
+    }
+
     @Test func midLogCorruptedFixtureIsRefusedWithFileOffsetAndSequence() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -99,7 +110,7 @@ struct JournalFixtureTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["JOURNAL_WRITE_FIXTURES"] == "1"))
     func generateFixtures() async throws {
         let manager = FileManager.default
-        for name in ["valid", "torn-tail", "mid-log-corrupted"] { try? manager.removeItem(at: Self.fixtures.appendingPathComponent(name)) }
+        for name in ["valid", "torn-tail", "zeros-ahead", "mid-log-corrupted"] { try? manager.removeItem(at: Self.fixtures.appendingPathComponent(name)) }
         try manager.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
         func store(_ name: String, _ body: (JournalDataSource) async throws -> Void) async throws -> String {
             let path = Self.fixtures.appendingPathComponent(name).path
@@ -122,6 +133,10 @@ struct JournalFixtureTests {
         let tornBytes = try fileBytes(torn)
         let tornEnds = lineEnds(tornBytes)
         try writeBytes(Array(tornBytes[0..<((tornEnds[3] + tornEnds[4]) / 2)]), to: torn)
+        let zerosAhead = try await store("zeros-ahead") { store in
+            for batch in [Self.batchA, Self.batchB, Self.batchC] { try await store.apply(batch) }
+        }
+        try writeBytes(try fileBytes(zerosAhead) + [UInt8](repeating: 0, count: 8192), to: zerosAhead)
         let corrupted = try await store("mid-log-corrupted") { store in
             for batch in [Self.batchA, Self.batchB, Self.batchC] { try await store.apply(batch) }
         }
