@@ -153,37 +153,40 @@ struct ItemTable: Sendable {
     // MARK: Changes
 
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
-    /// item, and the replaced item when `decodingPrevious` (index maintenance needs it; nothing else does).
+    /// item, the replaced item when `decodingPrevious` (index maintenance needs it), and a copy of the replaced
+    /// item's text when `copyingPrevious` (taking a batch back needs it).
     /// - Parameter text: the item's JSON text as `JSONWriter` writes it, when the caller has it already.
     @discardableResult
-    mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil,
-                         decodingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?) {
+    mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
+                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
         let start = arena.count
         if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
         if let (slot, previous) = locate(key: key, hash: hash, decoding: decodingPrevious) {
+            let previousText = copyingPrevious ? withBytes(of: slot) { $0.map { [UInt8]($0) } } : nil
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = length
-            return (slot, true, previous)
+            return (slot, true, previous, previousText)
         }
-        return (allocate(Slot(offset: start, length: length, hash: hash), inBase: false), false, nil)
+        return (allocate(Slot(offset: start, length: length, hash: hash), inBase: false), false, nil, nil)
     }
 
-    /// Removes the item under `key`; returns its slot, or nil when there was none, and the removed item when
-    /// `decoding` (index maintenance needs it).
+    /// Removes the item under `key`; returns its slot, or nil when there was none, the removed item when
+    /// `decoding` (index maintenance needs it), and a copy of its text when `copying` (taking a batch back needs it).
     @discardableResult
-    mutating func remove(key: String, decoding: Bool = false) -> (slot: Int32, item: JSONObject?)? {
+    mutating func remove(key: String, decoding: Bool = false, copying: Bool = false) -> (slot: Int32, item: JSONObject?, text: [UInt8]?)? {
         guard let removed = locate(key: key, hash: Self.hash(key), decoding: decoding) else { return nil }
+        let text = copying ? withBytes(of: removed.slot) { $0.map { [UInt8]($0) } } : nil
         removeBucket(of: removed.slot)
         release(removed.slot)
         slots[Int(removed.slot)].offset = -1
         freeSlots.append(removed.slot)
         count -= 1
         reclaimIfWasteful()
-        return removed
+        return (removed.slot, removed.item, text)
     }
 
     /// Makes room for `count` items in all, so that loading them grows nothing step by step.

@@ -13,4 +13,10 @@ public enum StoreChange: Sendable, Hashable {
         case .upsert(let table, _), .delete(let table, _), .deleteAll(let table, _): return table
         }
     }
+
+    /// Whether the change is a `deleteAll`, with or without a filter.
+    var isDeleteAll: Bool {
+        if case .deleteAll = self { return true }
+        return false
+    }
 }

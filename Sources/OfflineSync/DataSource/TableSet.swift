@@ -74,6 +74,15 @@ public struct TableSet: Sendable {
     /// of the batch's upserts in order (the journal store passes its record's payload). Without ranges, items are
     /// written here.
     mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>]) {
+        var notRecording: BatchReversal?
+        apply(changes, itemTexts: texts, at: ranges, recording: &notRecording)
+    }
+
+    /// ``apply(_:itemTexts:at:)``, noting in `reversal`, when there is one, what each change replaced or removed, so
+    /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
+    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>],
+                        recording reversal: inout BatchReversal?) {
+        let recording = reversal != nil
         var touched: [String: IndexedChanges] = [:]
         var nextText = 0
         for change in changes {
@@ -87,30 +96,35 @@ public struct TableSet: Sendable {
                     let range = nextText < ranges.count ? ranges[nextText] : nil
                     nextText += 1
                     guard let key = ItemTable.key(of: item) else { continue }
-                    let (slot, _, previous) = texts.withUnsafeBytes { raw in
+                    let (slot, replaced, previous, previousText) = texts.withUnsafeBytes { raw in
                         table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
-                                     decodingPrevious: tracks)
+                                     decodingPrevious: tracks, copyingPrevious: recording)
                     }
                     indexed?.record(slot: slot, previous: previous, final: item)
+                    if recording { reversal?.note(table: name, key: key, previousText: replaced ? previousText : nil) }
                 }
                 tables[name] = table
                 if let indexed { touched[name] = indexed }
             case .delete(_, let ids):
                 guard var table = tables.removeValue(forKey: name) else { continue }
                 for id in ids {
-                    guard let (slot, item) = table.remove(key: ItemID.key(id), decoding: tracks) else { continue }
+                    let key = ItemID.key(id)
+                    guard let (slot, item, text) = table.remove(key: key, decoding: tracks, copying: recording) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
+                    if recording { reversal?.note(table: name, key: key, previousText: text) }
                 }
                 tables[name] = table
             case .deleteAll(_, nil):
+                reversal = nil
                 tables.removeValue(forKey: name)
                 touched[name] = nil
                 if let list = indexes[name] { indexes[name] = list.map { TableIndex(definition: $0.definition) } }
             case .deleteAll(_, let filter?):
+                reversal = nil
                 guard var table = tables.removeValue(forKey: name) else { continue }
                 let doomed = table.decodedItems.filter { filter.matches($0) }.compactMap(ItemTable.key(of:))
                 for key in doomed {
-                    guard let (slot, item) = table.remove(key: key, decoding: tracks) else { continue }
+                    guard let (slot, item, _) = table.remove(key: key, decoding: tracks) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
                 }
                 tables[name] = table

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How an append to the journal ended.
 enum AppendOutcome: Sendable {
     /// Every byte is written (and synced when asked).
@@ -62,6 +64,28 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
+    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but hands the write and sync to the store's write queue
+    /// and meanwhile applies `changes` (whose records `buffer` holds, and which hold no `deleteAll`) to the tables on
+    /// the actor's thread: a large batch then pays for the longer of the two instead of both. The actor waits for
+    /// the write without suspending, so no reader sees the batch before its record is written; when the write
+    /// failed, the tables take the batch back (``TableSet/revert(_:)``) and the error is thrown: nothing changed.
+    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], payload: [UInt8],
+                        itemTexts: [Range<Int>]) throws(JournalError) {
+        let zeros = journalExtent.zeros(afterAppending: buffer.count)
+        let write = HandedWrite()
+        let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
+        writeQueue.async { write.finish(Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)) }
+        var reversal: BatchReversal? = BatchReversal()
+        tables.apply(changes, itemTexts: payload, at: itemTexts, recording: &reversal)
+        do {
+            try record(write.outcome())
+        } catch {
+            if let reversal { tables.revert(reversal) }
+            throw error
+        }
+        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+    }
+
     @concurrent private nonisolated static func appendInBackground(_ buffer: [UInt8], zeros: Int, to file: FileDescriptor, at offset: Int64,
                                                                    sync: Bool, fileSystem: any FileSystem) async -> AppendOutcome {
         append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)
@@ -87,5 +111,24 @@ extension JournalDataSource {
         guard journalExtent.allocated > journalExtent.end,
               (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return }
         journalExtent.cutBack()
+    }
+}
+
+/// One append handed to the store's write queue, and its outcome once the queue has run it.
+private final class HandedWrite: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Set by the queue before it signals `done`, read only after waiting for it.
+    private var result: AppendOutcome?
+
+    func finish(_ outcome: AppendOutcome) {
+        result = outcome
+        done.signal()
+    }
+
+    /// Blocks the calling thread until the queue has run the append. The queue never waits for Swift's shared
+    /// threads, so this cannot deadlock; the thread is held no longer than an append in place would hold it.
+    func outcome() -> AppendOutcome {
+        done.wait()
+        return result ?? .failed(.closed)
     }
 }

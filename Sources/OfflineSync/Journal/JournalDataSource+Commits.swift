@@ -31,6 +31,11 @@ extension JournalDataSource {
         try checkSize(payload)
         if ioThread == nil, !pipeline.groupsBatches {
             let (buffer, sequence) = records(of: [payload])
+            if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
+                try appendApplying(buffer, sync: sync, changes: resolved, payload: payload, itemTexts: itemTexts)
+                countWritten(lastSequence: sequence, records: 1)
+                return
+            }
             try appendInPlace(buffer, sync: sync)
             applyWritten(lastSequence: sequence, [(resolved, payload, itemTexts)])
             return
@@ -92,13 +97,18 @@ extension JournalDataSource {
         return (buffer, sequence)
     }
 
-    /// After a successful write of records up to `sequence`: counts them and applies the batches in order, each
-    /// keeping its items' texts from its payload.
+    /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items'
+    /// texts from its payload, and counts the records.
     private func applyWritten(lastSequence sequence: Int64,
                               _ batches: [(changes: [StoreChange], payload: [UInt8], itemTexts: [Range<Int>])]) {
-        lastSequence = sequence
-        journalRecords += batches.count
         for batch in batches { tables.apply(batch.changes, itemTexts: batch.payload, at: batch.itemTexts) }
+        countWritten(lastSequence: sequence, records: batches.count)
+    }
+
+    /// After a successful write of `records` records up to `sequence`, applied to the tables.
+    private func countWritten(lastSequence sequence: Int64, records: Int) {
+        lastSequence = sequence
+        journalRecords += records
         scheduleAutomaticCompaction()
     }
 }

@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import Dispatch
 
 /// A durable data source: every item in memory, every `apply` appended as one checksummed JSON line to a
 /// journal, and the journal compacted into a plain-JSON snapshot from time to time.
@@ -45,6 +46,8 @@ public actor JournalDataSource: SyncContextDataSource {
     /// The thread writes and syncs run on under ``JournalWriteThread/dedicated``; nil otherwise (or when the system
     /// refused a thread: the store then writes as under ``JournalWriteThread/shared``).
     let ioThread: JournalIOThread?
+    /// Where ``appendApplying(_:sync:changes:payload:itemTexts:)`` writes while the actor applies the batch.
+    let writeQueue = DispatchQueue(label: "OfflineSync.JournalDataSource.write")
     var isCompacting = false
     var compactionScheduled = false
     var automaticCompactionFailures = 0

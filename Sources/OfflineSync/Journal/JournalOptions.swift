@@ -22,6 +22,10 @@ public struct JournalOptions: Sendable {
     /// Where the journal's writes and syncs run; default ``JournalWriteThread/shared``. Choose
     /// ``JournalWriteThread/dedicated`` when a slow disk must never hold a thread other tasks need.
     public var writeThread: JournalWriteThread = .shared
+    /// Records of at least this many bytes are written and synced on the store's write queue while the batch is
+    /// applied to the tables (``JournalDataSource/appendApplying(_:sync:changes:payload:itemTexts:)``); tests lower it
+    /// to take that path with small batches.
+    var applyWhileWritingBytes = 64 << 10
 
     /// Options with the given durability and default compaction settings.
     public init(durability: Durability = .always) {

@@ -1,5 +1,5 @@
 import Testing
-import OfflineSync
+@testable import OfflineSync
 import OfflineSyncTesting
 
 struct JournalConformanceTests {
@@ -26,6 +26,17 @@ struct JournalConformanceTests {
         defer { directory.remove() }
         var options = JournalOptions()
         options.indexes = conformanceIndexes
+        let opened = options
+        try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
+    }
+
+    @Test(arguments: DataSourceConformance.checks)
+    func journalDataSourceApplyingEveryBatchWhileWritingItConforms(_ check: DataSourceConformance.Check) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = JournalOptions()
+        options.indexes = conformanceIndexes
+        options.applyWhileWritingBytes = 0
         let opened = options
         try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
     }

@@ -24,12 +24,13 @@ struct PowerLossTests {
     /// go through `applyDeferringDurability` (as a push's bookkeeping): such a batch is promised once a later
     /// `apply`, the compaction or close has returned.
     static func singleWriter(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: PowerLossFileSystem,
-                             deferring: Bool = false) async -> Run {
+                             deferring: Bool = false, applyingWhileWriting: Bool = false) async -> Run {
         var run = Run()
         var store: JournalDataSource?
         do {
             var options = JournalOptions(durability: durability)
             options.automaticCompaction = false
+            if applyingWhileWriting { options.applyWhileWritingBytes = 0 }
             let opened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
             store = opened
             for n in 1...batches {
@@ -123,6 +124,13 @@ struct PowerLossTests {
     func aSingleWriterLosesNothingItWasPromisedAtAnyPowerLoss(durability: Durability) async throws {
         let points = try await Self.sweep("\(durability)", batches: Array(1...Self.batches), prefixOnly: durability == .buffered) {
             await Self.singleWriter($0, durability, $1)
+        }
+        #expect(points > 30, "the workload has \(points) changing operations")
+    }
+
+    @Test func batchesAppliedWhileTheirRecordIsWrittenLoseNothingPromisedAtAnyPowerLoss() async throws {
+        let points = try await Self.sweep("applying while writing", batches: Array(1...Self.batches)) {
+            await Self.singleWriter($0, .always, $1, applyingWhileWriting: true)
         }
         #expect(points > 30, "the workload has \(points) changing operations")
     }

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+
+/// Large batches are applied to the tables while their record is written: when the write fails, the tables take the
+/// batch back, indexes included, and nothing a reader can see has changed.
+struct ApplyWhileWritingTests {
+    static let index = IndexDefinition(table: "T", fields: ["done", "value"])
+
+    /// A store through `fileSystem` that takes the applying-while-writing path for every batch of `minimumBytes` or more.
+    static func open(_ directory: TemporaryDirectory, fileSystem: any FileSystem = POSIXFileSystem(),
+                     minimumBytes: Int = 0) async throws -> JournalDataSource {
+        var options = JournalOptions(durability: .always)
+        options.automaticCompaction = false
+        options.indexes = [index]
+        options.applyWhileWritingBytes = minimumBytes
+        return try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
+    }
+
+    /// Everything a reader can see of table "T": every item in id order, and the index's answer to a range query.
+    static func visible(_ store: JournalDataSource) async throws -> [[JSONObject]] {
+        let all = try await store.read(Query(table: "T", orderBy: [.ascending("id")])).items
+        let indexed = try await store.read(Query(table: "T", filter: Field("done") == false && Field("value") > 2,
+                                                 orderBy: [.descending("value"), .ascending("id")]))
+        #expect(try await store.explain(Query(table: "T", filter: Field("done") == false, orderBy: [.ascending("value")])).access
+            == .index(index, equalityFields: ["done"]))
+        return [all, indexed.items]
+    }
+
+    /// Items 1...6; then a batch that replaces three of them (one under another casing of its id), deletes two (one
+    /// of them unknown), inserts two and replaces one of its own inserts.
+    static func seed(_ store: JournalDataSource) async throws {
+        try await store.apply([.upsert(table: "T", items: (1...6).map { Sample.item("item-\($0)", Int64($0)) })])
+    }
+
+    static let mixedBatch: [StoreChange] = [
+        .upsert(table: "T", items: [Sample.item("item-1", 10), Sample.item("ITEM-2", 0, text: "renamed"), Sample.item("new-1", 7)]),
+        .delete(table: "T", ids: ["item-3", "never-there"]),
+        .upsert(table: "T", items: [Sample.item("new-1", 8), Sample.item("new-2", 9), Sample.item("item-4", 1)]),
+        .delete(table: "T", ids: ["Item-5"]),
+    ]
+
+    enum Fault: String, CaseIterable, Sendable { case writeFails, syncFails, diskFullMidWrite }
+
+    @Test(arguments: Fault.allCases)
+    func aBatchWhoseWriteFailsIsTakenBackFromTheTablesAndTheirIndex(fault: Fault) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await Self.open(directory, fileSystem: fileSystem)
+        try await Self.seed(store)
+        let before = try await Self.visible(store)
+        switch fault {
+        case .writeFails: fileSystem.fail(.write, errno: 5, pathContains: "journal")
+        case .syncFails: fileSystem.fail(.sync, errno: 5, pathContains: "journal")
+        case .diskFullMidWrite: fileSystem.shortWriteThenFull(pathContains: "journal")
+        }
+        await #expect(throws: JournalError.self) { try await store.apply(Self.mixedBatch) }
+        #expect(try await Self.visible(store) == before)
+        #expect(await store.statistics().lastSequence == 1)
+
+        try await store.apply(Self.mixedBatch)
+        let after = try await Self.visible(store)
+        #expect(after != before)
+        try await store.close()
+        let reopened = try await Self.open(directory)
+        #expect(try await Self.visible(reopened) == after)
+        try await reopened.close()
+    }
+
+    @Test func aBatchAppliedWhileWritingReadsAsTheSameBatchAppliedAfterIt() async throws {
+        let overlapping = TemporaryDirectory(), inPlace = TemporaryDirectory()
+        defer { overlapping.remove(); inPlace.remove() }
+        let first = try await Self.open(overlapping)
+        let second = try await Self.open(inPlace, minimumBytes: .max)
+        for store in [first, second] {
+            try await Self.seed(store)
+            try await store.apply(Self.mixedBatch)
+        }
+        #expect(try await Self.visible(first) == Self.visible(second))
+        try await first.close()
+        try await second.close()
+    }
+
+    @Test func aJournalThatCannotBeCutBackLeavesTheStoreFailedShowingWhatItHeldBefore() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await Self.open(directory, fileSystem: fileSystem)
+        try await Self.seed(store)
+        let before = try await Self.visible(store)
+        fileSystem.fail(.sync, errno: 5, pathContains: "journal", times: 2)
+        await #expect(throws: JournalError.self) { try await store.apply(Self.mixedBatch) }
+        #expect(try await Self.visible(store) == before)
+        await #expect(throws: JournalError.self) { try await store.apply(Sample.batch(1)) }
+    }
+
+    @Test func aLargeBatchTakesThePathByDefaultAndIsTakenBackWhenItsWriteFails() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await Self.open(directory, fileSystem: fileSystem, minimumBytes: JournalOptions().applyWhileWritingBytes)
+        try await Self.seed(store)
+        let before = try await Self.visible(store)
+        let large: [StoreChange] = [.upsert(table: "T", items: (0..<2_000).map { Sample.item("bulk-\($0)", Int64($0 % 7)) })]
+        var payload: [UInt8] = []
+        JournalPayload.write(large, into: &payload)
+        #expect(payload.count >= JournalOptions().applyWhileWritingBytes)
+        fileSystem.fail(.write, errno: 28, pathContains: "journal")
+        await #expect(throws: JournalError.self) { try await store.apply(large) }
+        #expect(try await Self.visible(store) == before)
+        try await store.apply(large)
+        #expect(await store.statistics().tables["T"] == 2_006)
+        try await store.close()
+    }
+}
