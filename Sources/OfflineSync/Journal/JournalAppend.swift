@@ -80,7 +80,8 @@ extension JournalDataSource {
         do {
             try record(write.outcome())
         } catch {
-            if let reversal { tables.revert(reversal) }
+            // The callers pass no `deleteAll`, so a reversal is always there; without one the tables cannot be trusted.
+            if let reversal { tables.revert(reversal) } else { failure = error }
             throw error
         }
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
