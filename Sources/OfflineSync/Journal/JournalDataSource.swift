@@ -215,8 +215,6 @@ public actor JournalDataSource: SyncContextDataSource {
         return resolved
     }
 
-    /// Throws the error of a failed append; a journal that could not be restored puts the store in the failed
-    /// state.
     func waitUntilIdle() async {
         await withCheckedContinuation { idleWaiters.append($0) }
     }

@@ -40,11 +40,6 @@ struct JournalExtent: Sendable, Equatable {
         hasUnsyncedBytes = !synced
     }
 
-    /// The file was synced.
-    mutating func synced() {
-        hasUnsyncedBytes = false
-    }
-
     /// The file was truncated to ``end``.
     mutating func cutBack() {
         allocated = end
