@@ -124,8 +124,9 @@ public actor JournalDataSource: SyncContextDataSource {
     }
 
     /// Applies the changes as ``apply(_:)`` does, but under ``Durability/always`` without waiting for `fsync`: the
-    /// record is written at once (so a process crash keeps it), and the next synced apply's `fsync` makes it
-    /// durable, since the journal only grows. Under `.grouped` it joins a group as any apply does.
+    /// record is written at once (so a process crash keeps it), and the next synced apply's `fsync`, a compaction or
+    /// ``close()`` makes it durable, since records are only ever appended. Under `.grouped` it joins a group as any
+    /// apply does.
     public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
         try await apply(changes, sync: options.durability == .grouped)
     }
