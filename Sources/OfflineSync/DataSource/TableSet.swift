@@ -96,12 +96,12 @@ public struct TableSet: Sendable {
                     let range = nextText < ranges.count ? ranges[nextText] : nil
                     nextText += 1
                     guard let key = ItemTable.key(of: item) else { continue }
-                    let (slot, replaced, previous, previousText) = texts.withUnsafeBytes { raw in
+                    let (slot, _, previous, previousText) = texts.withUnsafeBytes { raw in
                         table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
                                      decodingPrevious: tracks, copyingPrevious: recording)
                     }
                     indexed?.record(slot: slot, previous: previous, final: item)
-                    if recording { reversal?.note(table: name, key: key, previousText: replaced ? previousText : nil) }
+                    reversal?.note(table: name, key: key, previousText: previousText)
                 }
                 tables[name] = table
                 if let indexed { touched[name] = indexed }
@@ -111,7 +111,7 @@ public struct TableSet: Sendable {
                     let key = ItemID.key(id)
                     guard let (slot, item, text) = table.remove(key: key, decoding: tracks, copying: recording) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
-                    if recording { reversal?.note(table: name, key: key, previousText: text) }
+                    reversal?.note(table: name, key: key, previousText: text)
                 }
                 tables[name] = table
             case .deleteAll(_, nil):

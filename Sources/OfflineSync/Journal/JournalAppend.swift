@@ -107,11 +107,14 @@ extension JournalDataSource {
     }
 
     /// Cuts the zero bytes written ahead off the journal, so that a store closed or compacted leaves a journal
-    /// that ends with its last record. Best effort: zeros that stay are free space to the next open.
-    func trimJournal() {
+    /// that ends with its last record; returns whether it cut any. Best effort: zeros that stay are free space to
+    /// the next open.
+    @discardableResult
+    func trimJournal() -> Bool {
         guard journalExtent.allocated > journalExtent.end,
-              (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return }
+              (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return false }
         journalExtent.cutBack()
+        return true
     }
 }
 

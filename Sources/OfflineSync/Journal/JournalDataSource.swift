@@ -158,8 +158,7 @@ public actor JournalDataSource: SyncContextDataSource {
             lock = nil
         }
         guard failure == nil else { return }
-        let trimmed = journalExtent.allocated > journalExtent.end
-        trimJournal()
+        let trimmed = trimJournal()
         if journalExtent.hasUnsyncedBytes {
             // What `.buffered` and deferred applies were promised: durable once close returns.
             try fileSystem.sync(journal.file)

@@ -33,6 +33,15 @@ struct ApplyWhileWritingTests {
         try await store.apply([.upsert(table: "T", items: (1...6).map { Sample.item("item-\($0)", Int64($0)) })])
     }
 
+    /// A store through a fault-injecting file system, seeded, and what a reader sees of it.
+    static func openSeeded(_ directory: TemporaryDirectory, minimumBytes: Int = 0) async throws
+        -> (store: JournalDataSource, fileSystem: FaultInjectingFileSystem, before: [[JSONObject]]) {
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await open(directory, fileSystem: fileSystem, minimumBytes: minimumBytes)
+        try await seed(store)
+        return (store, fileSystem, try await visible(store))
+    }
+
     static let mixedBatch: [StoreChange] = [
         .upsert(table: "T", items: [Sample.item("item-1", 10), Sample.item("ITEM-2", 0, text: "renamed"), Sample.item("new-1", 7)]),
         .delete(table: "T", ids: ["item-3", "never-there"]),
@@ -46,10 +55,7 @@ struct ApplyWhileWritingTests {
     func aBatchWhoseWriteFailsIsTakenBackFromTheTablesAndTheirIndex(fault: Fault) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let fileSystem = FaultInjectingFileSystem()
-        let store = try await Self.open(directory, fileSystem: fileSystem)
-        try await Self.seed(store)
-        let before = try await Self.visible(store)
+        let (store, fileSystem, before) = try await Self.openSeeded(directory)
         switch fault {
         case .writeFails: fileSystem.fail(.write, errno: 5, pathContains: "journal")
         case .syncFails: fileSystem.fail(.sync, errno: 5, pathContains: "journal")
@@ -85,10 +91,7 @@ struct ApplyWhileWritingTests {
     @Test func aJournalThatCannotBeCutBackLeavesTheStoreFailedShowingWhatItHeldBefore() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let fileSystem = FaultInjectingFileSystem()
-        let store = try await Self.open(directory, fileSystem: fileSystem)
-        try await Self.seed(store)
-        let before = try await Self.visible(store)
+        let (store, fileSystem, before) = try await Self.openSeeded(directory)
         fileSystem.fail(.sync, errno: 5, pathContains: "journal", times: 2)
         await #expect(throws: JournalError.self) { try await store.apply(Self.mixedBatch) }
         #expect(try await Self.visible(store) == before)
@@ -98,10 +101,7 @@ struct ApplyWhileWritingTests {
     @Test func aLargeBatchTakesThePathByDefaultAndIsTakenBackWhenItsWriteFails() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let fileSystem = FaultInjectingFileSystem()
-        let store = try await Self.open(directory, fileSystem: fileSystem, minimumBytes: JournalOptions().applyWhileWritingBytes)
-        try await Self.seed(store)
-        let before = try await Self.visible(store)
+        let (store, fileSystem, before) = try await Self.openSeeded(directory, minimumBytes: JournalOptions().applyWhileWritingBytes)
         let large: [StoreChange] = [.upsert(table: "T", items: (0..<2_000).map { Sample.item("bulk-\($0)", Int64($0 % 7)) })]
         var payload: [UInt8] = []
         JournalPayload.write(large, into: &payload)
