@@ -18,8 +18,8 @@ extension JournalDataSource {
                                    fileSystem: any FileSystem) -> AppendOutcome {
         do {
             if zeros > 0 {
-                var padded = buffer
-                padded.append(contentsOf: repeatElement(0, count: zeros))
+                var padded = [UInt8](repeating: 0, count: buffer.count + zeros)
+                buffer.withUnsafeBytes { record in padded.withUnsafeMutableBytes { $0.copyMemory(from: record) } }
                 try fileSystem.writeAll(file, padded, at: offset)
             } else {
                 try fileSystem.writeAll(file, buffer, at: offset)

@@ -91,7 +91,7 @@ struct JournalScan: Sendable {
             validEnd = Int64(range.upperBound + 1)
         }
         if tailStart < raw.count {
-            let zeros = raw[tailStart...].allSatisfy { $0 == 0 }
+            let zeros = Self.isZero(raw, from: tailStart)
             if zeros && validEnd > 0 { return }  // Free space the writer wrote ahead of its records.
             problem = .tornTail(offset: Int64(tailStart), reason: zeros ? "trailing zero bytes" : "the last record is incomplete (no newline)")
         } else if raw.isEmpty {
@@ -124,6 +124,13 @@ struct JournalScan: Sendable {
     static func newline(in raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard start < raw.count, let base = raw.baseAddress, let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
         return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// Whether every byte of `raw` from `start` (which is less than its count) on is zero: the first is, and each of
+    /// the others equals the one before it.
+    static func isZero(_ raw: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        guard let base = raw.baseAddress, raw[start] == 0 else { return false }
+        return memcmp(base + start, base + start + 1, raw.count - start - 1) == 0
     }
 
     /// Whether any complete line from `start` on carries a matching checksum.

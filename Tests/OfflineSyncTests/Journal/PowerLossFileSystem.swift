@@ -134,10 +134,13 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
         let written = try base.write(file, bytes, at: offset)
         mutex.withLock {
             guard let number = openFiles[file.raw] else { return }
-            var content = current[number] ?? []
+            var content = current.removeValue(forKey: number) ?? []
             let end = Int(offset) + written
             if content.count < end { content += [UInt8](repeating: 0, count: end - content.count) }
-            content.replaceSubrange(Int(offset)..<end, with: bytes.prefix(written))
+            content.withUnsafeMutableBytes { content in
+                UnsafeMutableRawBufferPointer(rebasing: content[Int(offset)..<end])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<written]))
+            }
             current[number] = content
         }
         return written
