@@ -59,6 +59,15 @@ struct KilledSyncProcessTests {
         }
     }
 
+    /// The store's files with their sizes, and the text of their lines (zero bytes left out), for a failure message.
+    private static func files(in store: URL) -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path).sorted()) ?? []
+        return names.map { name in
+            let bytes = (try? Data(contentsOf: store.appendingPathComponent(name))) ?? Data()
+            return "\(name) (\(bytes.count) bytes): \(String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self))"
+        }.joined(separator: "\n")
+    }
+
     /// id → text of the items `store` holds.
     private static func held(in store: JournalDataSource) async throws -> [String: String] {
         let items = try await store.read(Query(table: "Kill")).items
@@ -81,10 +90,12 @@ struct KilledSyncProcessTests {
         await child.kill()
         server.releaseHeldAnswer()
         #expect(server.rows("Kill")["x"]?["deleted"] == false)
+        let filesLeft = Self.files(in: directory.store)
 
         let store = try await JournalDataSource(directory: directory.store)
         let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL, apiVersion: apiVersion))
-        #expect(try await context.pendingOperations().map(\.attempted) == [true])
+        let attempted = try await context.pendingOperations().map(\.attempted)
+        #expect(attempted == [true], "the insert the server received is not marked attempted; the child left \(filesLeft)")
         try await context.table("Kill").delete(["id": "x", "text": "A"])
         try await context.push()
         try await context.table("Kill").pull(queryId: "all")
