@@ -3,10 +3,12 @@
 ///
 /// An entry is the ``OrderedKey`` encoding of the item's indexed values followed by its slot (4 bytes), kept in one
 /// byte buffer; the sorted list holds each entry's offset and length (16 bytes). Entries compare with `memcmp`, so
-/// neither a lookup nor a merge decodes a value. A batch of changes is folded in by one merge (changed entries out,
-/// their new versions sorted and merged in), so an `apply` of `b` items costs O(n + b log b) whatever its size.
+/// neither a lookup nor a merge decodes a value. A batch of changes is folded in by one pass (changed entries out,
+/// their new versions sorted and merged in where the list stands, without a second list), so an `apply` of `b` items
+/// costs O(n + b log b) whatever its size.
 struct TableIndex: Sendable {
-    private struct Entry: Sendable {
+    /// Where an entry lies in a byte buffer.
+    struct Entry: Sendable {
         var offset: Int
         var length: Int
     }
@@ -29,10 +31,16 @@ struct TableIndex: Sendable {
 
     /// The entry of `item` stored in `slot`: its indexed values, then the slot.
     func entry(for item: JSONObject, slot: Int32) -> [UInt8] {
-        var key: [UInt8] = []
-        for field in definition.fields { OrderedKey.append(item[field] ?? .null, to: &key) }
-        OrderedKey.append(slot: slot, to: &key)
-        return key
+        var entry: [UInt8] = []
+        Self.appendEntry(of: item, fields: definition.fields, slot: slot, to: &entry)
+        return entry
+    }
+
+    /// Appends the entry of `item` stored in `slot` for an index on `fields`: the item's values (a missing field is
+    /// null), then the slot.
+    static func appendEntry(of item: JSONObject, fields: [String], slot: Int32, to bytes: inout [UInt8]) {
+        for field in fields { OrderedKey.append(item[field] ?? .null, to: &bytes) }
+        OrderedKey.append(slot: slot, to: &bytes)
     }
 
     /// The slot of the entry at `position`.
@@ -80,56 +88,85 @@ struct TableIndex: Sendable {
     }
 
     /// Removes the entries `removed` (each present exactly as stored) and adds `added`.
-    mutating func update(removing removed: [[UInt8]], adding added: [[UInt8]]) {
-        if !removed.isEmpty {
+    mutating func update(removing removed: IndexEntryBatch, adding added: IndexEntryBatch) {
+        var removed = removed, added = added
+        if removed.count > 0, added.count > 0 { IndexEntryBatch.cancelCommon(&removed, &added) } else { added.sort() }
+        if removed.count > 0 {
             var positions: [Int] = []
             positions.reserveCapacity(removed.count)
-            for entry in removed {
-                let position = lowerBound(entry)
-                if position < entries.count, compare(position, entry) == 0 {
-                    positions.append(position)
-                    garbage += entries[position].length
+            removed.bytes.withUnsafeBytes { raw in
+                for entry in removed.entries {
+                    let key = Self.view(raw, entry)
+                    let position = lowerBound(key)
+                    if position < entries.count, compare(position, key) == 0 {
+                        positions.append(position)
+                        garbage += entry.length
+                    }
                 }
             }
-            if positions.count <= Self.singleStepLimit {
-                for position in positions.sorted(by: >) { entries.remove(at: position) }
-            } else {
-                let doomed = Set(positions)
-                var kept: [Entry] = []
-                kept.reserveCapacity(entries.count - doomed.count)
-                for (position, entry) in entries.enumerated() where !doomed.contains(position) { kept.append(entry) }
-                entries = kept
+            remove(at: positions)
+        }
+        guard added.count > 0 else { return compactIfWasteful() }
+        // The new entries' bytes go to the end of the buffer, in order; then they are placed among the old ones.
+        var fresh: [Entry] = []
+        fresh.reserveCapacity(added.count)
+        added.bytes.withUnsafeBytes { raw in
+            for entry in added.entries {
+                fresh.append(Entry(offset: bytes.count, length: entry.length))
+                bytes.append(contentsOf: Self.view(raw, entry))
+                unordered += entry.length
             }
         }
-        guard !added.isEmpty else { return compactIfWasteful() }
-        let sorted = added.sorted { lhs, rhs in
-            lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in ValueComparison.compareBytes(a, b) < 0 } }
+        if fresh.count <= Self.singleStepLimit {
+            for entry in fresh { entries.insert(entry, at: bytes.withUnsafeBytes { lowerBound(Self.view($0, entry)) }) }
+        } else {
+            merge(fresh)
         }
-        if sorted.count <= Self.singleStepLimit {
-            for entry in sorted {
-                let position = lowerBound(entry)
-                entries.insert(Entry(offset: bytes.count, length: entry.count), at: position)
-                bytes.append(contentsOf: entry)
-                unordered += entry.count
-            }
-            return compactIfWasteful()
-        }
-        // Each added entry finds its place by a galloping search from the last one's (the probes stay near it); the
-        // runs between are copied whole.
-        var merged: [Entry] = []
-        merged.reserveCapacity(entries.count + sorted.count)
-        var start = 0
-        for entry in sorted {
-            let position = gallop(entry, from: start)
-            merged.append(contentsOf: entries[start..<position])
-            merged.append(Entry(offset: bytes.count, length: entry.count))
-            bytes.append(contentsOf: entry)
-            unordered += entry.count
-            start = position
-        }
-        merged.append(contentsOf: entries[start...])
-        entries = merged
         compactIfWasteful()
+    }
+
+    /// Removes the entries at `positions` (distinct, in any order), moving each kept entry at most once.
+    private mutating func remove(at positions: [Int]) {
+        if positions.count <= Self.singleStepLimit {
+            for position in positions.sorted(by: >) { entries.remove(at: position) }
+            return
+        }
+        let doomed = positions.sorted()
+        guard let first = doomed.first else { return }
+        var kept = first, next = 0
+        for position in first..<entries.count {
+            if next < doomed.count, doomed[next] == position {
+                next += 1
+            } else {
+                entries[kept] = entries[position]
+                kept += 1
+            }
+        }
+        entries.removeLast(entries.count - kept)
+    }
+
+    /// Merges `fresh` (entries of the buffer's end, in order) into the entries where they stand: the list grows at
+    /// its end, and the new entries are placed from the last one back, each finding its place by a galloping search
+    /// back from the place of the one after it; the run of old entries between two places moves once. Nothing is
+    /// allocated beyond the growth, and the old entries before the first new one's place never move.
+    private mutating func merge(_ fresh: [Entry]) {
+        var end = entries.count
+        entries.append(contentsOf: fresh)
+        var free = entries.count
+        for entry in fresh.reversed() {
+            let position = gallop(entry, before: end)
+            let run = end - position
+            free -= run
+            if run > 0 {
+                entries.withUnsafeMutableBufferPointer { list in
+                    guard let base = list.baseAddress else { return }
+                    (base + free).update(from: base + position, count: run)
+                }
+            }
+            free -= 1
+            entries[free] = entry
+            end = position
+        }
     }
 
     /// Up to this many changes are placed one at a time rather than by a pass over the whole index.
@@ -149,30 +186,30 @@ struct TableIndex: Sendable {
     // MARK: Comparison
 
     /// The first position whose entry is not below `entry`.
-    private func lowerBound(_ entry: [UInt8]) -> Int {
-        entry.withUnsafeBytes { key in partition { ValueComparison.compareBytes($0, key) >= 0 } }
+    private func lowerBound(_ key: UnsafeRawBufferPointer) -> Int {
+        partition { ValueComparison.compareBytes($0, key) >= 0 }
     }
 
-    /// The first position from `start` whose entry is not below `entry`, for an entry expected near `start`: probes
-    /// `start`, `start + 1`, `start + 2`, `start + 4`, … until one is not below it, then searches the last gap, so
-    /// that the comparisons stay near `start` and grow with the distance, not with the index.
-    private func gallop(_ entry: [UInt8], from start: Int) -> Int {
-        entry.withUnsafeBytes { key in
+    /// The first position before `end` whose entry is not below `entry` (one of the buffer's), `end` when none is,
+    /// for an entry expected just before `end`: probes `end - 1`, `end - 2`, `end - 3`, `end - 5`, … until one is
+    /// below it, then searches the last gap, so that the comparisons stay near `end` and grow with the distance,
+    /// not with the index.
+    private func gallop(_ entry: Entry, before end: Int) -> Int {
+        bytes.withUnsafeBytes { raw in
+            let key = Self.view(raw, entry)
             let isAtOrAfter = { (bytes: UnsafeRawBufferPointer) in ValueComparison.compareBytes(bytes, key) >= 0 }
-            var low = start, high = start, step = 1
-            bytes.withUnsafeBytes { raw in
-                while high < entries.count, !isAtOrAfter(Self.view(raw, entries[high])) {
-                    low = high + 1
-                    high = start + step
-                    step *= 2
-                }
+            var low = end, high = end, step = 1
+            while low > 0, isAtOrAfter(Self.view(raw, entries[low - 1])) {
+                high = low - 1
+                low = max(0, end - step)
+                step *= 2
             }
-            return partition(in: low..<min(high, entries.count), isAtOrAfter)
+            return partition(in: low..<high, isAtOrAfter)
         }
     }
 
-    private func compare(_ position: Int, _ entry: [UInt8]) -> Int {
-        bytes.withUnsafeBytes { raw in entry.withUnsafeBytes { ValueComparison.compareBytes(Self.view(raw, entries[position]), $0) } }
+    private func compare(_ position: Int, _ key: UnsafeRawBufferPointer) -> Int {
+        bytes.withUnsafeBytes { raw in ValueComparison.compareBytes(Self.view(raw, entries[position]), key) }
     }
 
     /// The first position in `range` (all of the index by default) whose entry's bytes satisfy `isAtOrAfter`, or
@@ -192,7 +229,8 @@ struct TableIndex: Sendable {
         UnsafeRawBufferPointer(rebasing: raw[entry.offset..<(entry.offset + entry.length)])
     }
 
-    private static func compare(_ lhsRaw: UnsafeRawBufferPointer, _ lhs: Entry, _ rhsRaw: UnsafeRawBufferPointer, _ rhs: Entry) -> Int {
+    /// Compares the bytes of entry `lhs` of buffer `lhsRaw` with those of `rhs` of `rhsRaw`.
+    static func compare(_ lhsRaw: UnsafeRawBufferPointer, _ lhs: Entry, _ rhsRaw: UnsafeRawBufferPointer, _ rhs: Entry) -> Int {
         ValueComparison.compareBytes(view(lhsRaw, lhs), view(rhsRaw, rhs))
     }
 

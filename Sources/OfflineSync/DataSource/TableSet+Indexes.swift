@@ -49,13 +49,16 @@ extension TableSet {
     mutating func updateIndexes(table: String, _ changes: IndexedChanges) {
         guard var list = indexes.removeValue(forKey: table) else { return }
         for position in list.indices {
-            var removed: [[UInt8]] = [], added: [[UInt8]] = []
-            for (slot, change) in changes.bySlot {
-                let old = change.original.map { list[position].entry(for: $0, slot: slot) }
-                let new = change.final.map { list[position].entry(for: $0, slot: slot) }
-                guard old != new else { continue }
-                if let old { removed.append(old) }
-                if let new { added.append(new) }
+            let fields = list[position].definition.fields
+            var removed = IndexEntryBatch(), added = IndexEntryBatch()
+            for (slot, original, final) in changes.changes {
+                if let original { removed.append(original, fields: fields, slot: slot) }
+                if let final { added.append(final, fields: fields, slot: slot) }
+                // A change that leaves the indexed values as they were needs nothing.
+                if original != nil, final != nil, removed.lastMatches(lastOf: added) {
+                    removed.removeLast()
+                    added.removeLast()
+                }
             }
             list[position].update(removing: removed, adding: added)
         }
@@ -119,12 +122,13 @@ extension TableSet {
     }
 }
 
-/// The items one batch changed in a table with indexes: per slot, the item indexed before the batch and the one
-/// the slot holds after it (nil: none).
+/// The items one batch changed in a table with indexes, change by change: the slot, the item it held before the
+/// change and the one it holds after (nil: none). A slot changed twice is listed twice; the entries of the states in
+/// between cancel out when the index is updated (``IndexEntryBatch/cancelCommon(_:_:)``).
 struct IndexedChanges {
-    var bySlot: [Int32: (original: JSONObject?, final: JSONObject?)] = [:]
+    var changes: [(slot: Int32, original: JSONObject?, final: JSONObject?)] = []
 
     mutating func record(slot: Int32, previous: JSONObject?, final: JSONObject?) {
-        bySlot[slot, default: (previous, nil)].final = final
+        changes.append((slot, previous, final))
     }
 }

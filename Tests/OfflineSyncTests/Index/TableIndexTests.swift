@@ -14,7 +14,7 @@ struct TableIndexTests {
             let changes = round % 4 == 3 ? 5 : 600
             var slots = Set<Int32>()
             while slots.count < changes { slots.insert(Int32(random.below(4_000))) }
-            var removed: [[UInt8]] = [], added: [[UInt8]] = []
+            var removed = IndexEntryBatch(), added = IndexEntryBatch()
             for slot in slots {
                 if let old = items[slot] { removed.append(index.entry(for: old, slot: slot)) }
                 if random.below(5) == 0 {
@@ -38,5 +38,30 @@ struct TableIndexTests {
         }
         #expect(sawScattered, "merges must leave bytes out of order before a rewrite")
         #expect(sawRewrite, "the appended bytes must have passed the threshold that lays them out again")
+    }
+
+    /// The slots of the index's entries, in order.
+    private func slots(_ index: TableIndex) -> [Int32] { (0..<index.count).map { index.slot(at: $0) } }
+
+    @Test func aSlotChangedSeveralTimesInOneBatchEndsWithOnlyItsLastEntry() {
+        var index = TableIndex(definition: IndexDefinition(table: "T", fields: ["v"]))
+        let a: JSONObject = ["v": 1], b: JSONObject = ["v": 2], c: JSONObject = ["v": 3], other: JSONObject = ["v": 2]
+        var seed = IndexEntryBatch()
+        seed.append(index.entry(for: a, slot: 5))
+        seed.append(index.entry(for: other, slot: 9))
+        index.update(removing: IndexEntryBatch(), adding: seed)
+        #expect(slots(index) == [5, 9])
+
+        // Slot 5: a → b → c, and slot 9 deleted then written again as it was: as one batch lists them.
+        var removed = IndexEntryBatch(), added = IndexEntryBatch()
+        for (slot, before, after) in [(Int32(5), a, b), (5, b, c), (9, other, nil), (9, nil, other)] as [(Int32, JSONObject?, JSONObject?)] {
+            if let before { removed.append(before, fields: ["v"], slot: slot) }
+            if let after { added.append(after, fields: ["v"], slot: slot) }
+        }
+        index.update(removing: removed, adding: added)
+        #expect(slots(index) == [9, 5], "slot 9 keeps its entry (v 2), slot 5 has only v 3")
+        var two: [UInt8] = []
+        OrderedKey.append(.int(2), to: &two)
+        #expect(index.positions(from: two, to: two).count == 1)
     }
 }

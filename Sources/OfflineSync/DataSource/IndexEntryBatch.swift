@@ -1,0 +1,67 @@
+/// The index entries one batch of changes removes from an index or adds to it, built into one byte buffer, so that
+/// sorting and merging them moves 16-byte references and compares bytes where they lie.
+struct IndexEntryBatch: Sendable {
+    /// The entries' bytes, one after another.
+    private(set) var bytes: [UInt8] = []
+    /// Where each entry lies in `bytes`: in the order they were appended, or in entry order after ``sort()``.
+    private(set) var entries: [TableIndex.Entry] = []
+
+    /// An empty batch.
+    init() {}
+
+    /// How many entries the batch holds.
+    var count: Int { entries.count }
+
+    /// Appends the entry of `item` stored in `slot` for an index on `fields` (``TableIndex/appendEntry(of:fields:slot:to:)``).
+    mutating func append(_ item: JSONObject, fields: [String], slot: Int32) {
+        let start = bytes.count
+        TableIndex.appendEntry(of: item, fields: fields, slot: slot, to: &bytes)
+        entries.append(TableIndex.Entry(offset: start, length: bytes.count - start))
+    }
+
+    /// Appends an entry built apart (``TableIndex/entry(for:slot:)``).
+    mutating func append(_ entry: [UInt8]) {
+        entries.append(TableIndex.Entry(offset: bytes.count, length: entry.count))
+        bytes.append(contentsOf: entry)
+    }
+
+    /// Drops the entry appended last.
+    mutating func removeLast() {
+        bytes.removeLast(entries.removeLast().length)
+    }
+
+    /// Whether the entries appended last to this batch and to `other` have the same bytes.
+    func lastMatches(lastOf other: IndexEntryBatch) -> Bool {
+        guard let mine = entries.last, let theirs = other.entries.last else { return false }
+        return bytes.withUnsafeBytes { raw in
+            other.bytes.withUnsafeBytes { TableIndex.compare(raw, mine, $0, theirs) == 0 }
+        }
+    }
+
+    /// Puts the entries in order of their bytes.
+    mutating func sort() {
+        bytes.withUnsafeBytes { raw in entries.sort { TableIndex.compare(raw, $0, raw, $1) < 0 } }
+    }
+
+    /// Drops the entries found in both batches, one for one, and leaves both sorted: an entry that a batch added and
+    /// then removed again, or removed and then added back, leaves the index as it was.
+    static func cancelCommon(_ first: inout IndexEntryBatch, _ second: inout IndexEntryBatch) {
+        first.sort()
+        second.sort()
+        var keptFirst: [TableIndex.Entry] = [], keptSecond: [TableIndex.Entry] = []
+        var i = 0, j = 0
+        first.bytes.withUnsafeBytes { a in
+            second.bytes.withUnsafeBytes { b in
+                while i < first.entries.count, j < second.entries.count {
+                    let order = TableIndex.compare(a, first.entries[i], b, second.entries[j])
+                    if order <= 0 { i += 1 }
+                    if order >= 0 { j += 1 }
+                    if order < 0 { keptFirst.append(first.entries[i - 1]) }
+                    if order > 0 { keptSecond.append(second.entries[j - 1]) }
+                }
+            }
+        }
+        first.entries = keptFirst + first.entries[i...]
+        second.entries = keptSecond + second.entries[j...]
+    }
+}
