@@ -64,4 +64,32 @@ struct IndexEntryBatch: Sendable {
         first.entries = keptFirst + first.entries[i...]
         second.entries = keptSecond + second.entries[j...]
     }
+
+    /// Appends the entries of `other`.
+    mutating func append(contentsOf other: IndexEntryBatch) {
+        let shift = bytes.count
+        bytes.append(contentsOf: other.bytes)
+        entries.append(contentsOf: other.entries.lazy.map { TableIndex.Entry(offset: $0.offset + shift, length: $0.length) })
+    }
+
+    /// This batch, sorted, with each entry's trailing number `p` (a position, in place of a slot) replaced by the
+    /// slot `slots[p]`; an entry whose slot is nil is left out. Entries of equal values were in order of position,
+    /// so sorting again moves only those.
+    func replacingPositions(with slots: [Int32?]) -> IndexEntryBatch {
+        var result = IndexEntryBatch()
+        result.bytes = bytes
+        var kept: [TableIndex.Entry] = []
+        kept.reserveCapacity(entries.count)
+        result.bytes.withUnsafeMutableBytes { raw in
+            for entry in entries {
+                let own = UnsafeMutableRawBufferPointer(rebasing: raw[entry.offset..<(entry.offset + entry.length)])
+                guard let slot = slots[Int(OrderedKey.slot(endingAt: UnsafeRawBufferPointer(own)))] else { continue }
+                OrderedKey.write(slot: slot, endingAt: own)
+                kept.append(entry)
+            }
+        }
+        result.entries = kept
+        result.sort()
+        return result
+    }
 }

@@ -75,6 +75,15 @@ enum OrderedKey {
         bytes.append(UInt8(value & 0xFF))
     }
 
+    /// Overwrites the last 4 bytes of `entry` with `slot`, as ``append(slot:to:)`` writes it.
+    static func write(slot: Int32, endingAt entry: UnsafeMutableRawBufferPointer) {
+        let value = UInt32(bitPattern: slot), count = entry.count
+        entry[count - 4] = UInt8(value >> 24)
+        entry[count - 3] = UInt8((value >> 16) & 0xFF)
+        entry[count - 2] = UInt8((value >> 8) & 0xFF)
+        entry[count - 1] = UInt8(value & 0xFF)
+    }
+
     /// Reads the slot that ``append(slot:to:)`` wrote at the end of `entry`.
     static func slot(endingAt entry: UnsafeRawBufferPointer) -> Int32 {
         let count = entry.count

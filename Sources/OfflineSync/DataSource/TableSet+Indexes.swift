@@ -50,7 +50,8 @@ extension TableSet {
         guard var list = indexes.removeValue(forKey: table) else { return }
         for position in list.indices {
             let fields = list[position].definition.fields
-            var removed = IndexEntryBatch(), added = IndexEntryBatch()
+            var removed = IndexEntryBatch(), added = changes.added.first?[position] ?? IndexEntryBatch()
+            for built in changes.added.dropFirst() { added.append(contentsOf: built[position]) }
             for (slot, original, final) in changes.changes {
                 if let original { removed.append(original, fields: fields, slot: slot) }
                 if let final { added.append(final, fields: fields, slot: slot) }
@@ -127,6 +128,9 @@ extension TableSet {
 /// between cancel out when the index is updated (``IndexEntryBatch/cancelCommon(_:_:)``).
 struct IndexedChanges {
     var changes: [(slot: Int32, original: JSONObject?, final: JSONObject?)] = []
+    /// The entries built aside for the table's large upserts (``AddedIndexEntries``): per upsert, a batch per index.
+    /// Their items are listed in `changes` only by what they replaced.
+    var added: [[IndexEntryBatch]] = []
 
     mutating func record(slot: Int32, previous: JSONObject?, final: JSONObject?) {
         changes.append((slot, previous, final))

@@ -65,7 +65,9 @@ public struct TableSet: Sendable {
         try StoreChange.validate(changes)
     }
 
-    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step.
+    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step. An upsert of
+    /// many items into a table with indexes has its new index entries built on a thread of their own meanwhile
+    /// (``AddedIndexEntries``); the calling thread waits for them, briefly, before it returns.
     public mutating func apply(_ changes: [StoreChange]) {
         apply(changes, itemTexts: [], at: [])
     }
@@ -85,14 +87,23 @@ public struct TableSet: Sendable {
         let recording = reversal != nil
         var touched: [String: IndexedChanges] = [:]
         var nextText = 0
-        for change in changes {
+        // The entries that large upserts add to indexes are built on another thread meanwhile.
+        var aside: [Int: AddedIndexEntries] = [:]
+        for (position, change) in changes.enumerated() {
+            guard case .upsert(let name, let items) = change, items.count >= AddedIndexEntries.minimumItems,
+                  let list = indexes[name] else { continue }
+            aside[position] = AddedIndexEntries(items: items, fields: list.map(\.definition.fields))
+        }
+        for (position, change) in changes.enumerated() {
             let name = change.table
             let tracks = indexes[name] != nil
             switch change {
             case .upsert(_, let items):
                 var table = tables.removeValue(forKey: name) ?? ItemTable()
                 var indexed = tracks ? touched.removeValue(forKey: name) ?? IndexedChanges() : nil
-                for item in items {
+                let builder = aside[position]
+                var slots = [Int32?](repeating: nil, count: builder == nil ? 0 : items.count)
+                for (ordinal, item) in items.enumerated() {
                     let range = nextText < ranges.count ? ranges[nextText] : nil
                     nextText += 1
                     guard let key = ItemTable.key(of: item) else { continue }
@@ -100,9 +111,15 @@ public struct TableSet: Sendable {
                         table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
                                      decodingPrevious: tracks, copyingPrevious: recording)
                     }
-                    indexed?.record(slot: slot, previous: previous, final: item)
+                    if builder == nil {
+                        indexed?.record(slot: slot, previous: previous, final: item)
+                    } else {
+                        slots[ordinal] = slot
+                        if let previous { indexed?.record(slot: slot, previous: previous, final: nil) }
+                    }
                     reversal?.note(table: name, key: key, previousText: previousText)
                 }
+                if let builder { indexed?.added.append(builder.entries(slots: slots)) }
                 tables[name] = table
                 if let indexed { touched[name] = indexed }
             case .delete(_, let ids):

@@ -138,12 +138,14 @@ struct SeededRandom {
     mutating func batch() -> [StoreChange] {
         switch below(11) {
         case 0: return [.delete(table: "R", ids: (0..<(1 + below(60))).map { _ in "I\(below(300))" })]
-        case 10:  // one batch that writes, deletes and writes again the same few ids (slots freed and reused)
-            return [.upsert(table: "R", items: (0..<(1 + below(20))).map { _ in item() }),
+        case 10:  // one batch that writes, deletes and writes again the same ids (slots freed and reused), at
+                  // times in upserts large enough to have their index entries built aside (AddedIndexEntries)
+            let sizes = (0..<2).map { _ in below(3) == 0 ? AddedIndexEntries.minimumItems + below(60) : 1 + below(20) }
+            return [.upsert(table: "R", items: (0..<sizes[0]).map { _ in item() }),
                     .delete(table: "R", ids: (0..<(1 + below(20))).map { _ in "i\(below(300))" }),
-                    .upsert(table: "R", items: (0..<(1 + below(20))).map { _ in item() })]
+                    .upsert(table: "R", items: (0..<sizes[1]).map { _ in item() })]
         case 1: return [.deleteAll(table: "R", matching: Field("d") == (value() ?? .null))]
-        case 2: return [.upsert(table: "R", items: (0..<(100 + below(100))).map { _ in item() })]
+        case 2: return [.upsert(table: "R", items: (0..<(100 + below(300))).map { _ in item() })]
         default: return [.upsert(table: "R", items: (0..<(1 + below(50))).map { _ in item() })]
         }
     }
