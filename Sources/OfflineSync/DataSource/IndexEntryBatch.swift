@@ -19,12 +19,6 @@ struct IndexEntryBatch: Sendable {
         entries.append(TableIndex.Entry(offset: start, length: bytes.count - start))
     }
 
-    /// Appends an entry built apart (``TableIndex/entry(for:slot:)``).
-    mutating func append(_ entry: [UInt8]) {
-        entries.append(TableIndex.Entry(offset: bytes.count, length: entry.count))
-        bytes.append(contentsOf: entry)
-    }
-
     /// Drops the entry appended last.
     mutating func removeLast() {
         bytes.removeLast(entries.removeLast().length)
@@ -54,10 +48,16 @@ struct IndexEntryBatch: Sendable {
             second.bytes.withUnsafeBytes { b in
                 while i < first.entries.count, j < second.entries.count {
                     let order = TableIndex.compare(a, first.entries[i], b, second.entries[j])
-                    if order <= 0 { i += 1 }
-                    if order >= 0 { j += 1 }
-                    if order < 0 { keptFirst.append(first.entries[i - 1]) }
-                    if order > 0 { keptSecond.append(second.entries[j - 1]) }
+                    if order < 0 {
+                        keptFirst.append(first.entries[i])
+                        i += 1
+                    } else if order > 0 {
+                        keptSecond.append(second.entries[j])
+                        j += 1
+                    } else {
+                        i += 1
+                        j += 1
+                    }
                 }
             }
         }

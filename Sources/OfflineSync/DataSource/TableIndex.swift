@@ -87,7 +87,8 @@ struct TableIndex: Sendable {
         zip(entries, entries.dropFirst()).allSatisfy { $0.offset < $1.offset }
     }
 
-    /// Removes the entries `removed` (each present exactly as stored) and adds `added`.
+    /// Removes the entries `removed` (each present exactly as stored) and adds `added`; an entry in both, one for
+    /// one, is neither removed nor added (``IndexEntryBatch/cancelCommon(_:_:)``).
     mutating func update(removing removed: IndexEntryBatch, adding added: IndexEntryBatch) {
         var removed = removed, added = added
         if removed.count > 0, added.count > 0 { IndexEntryBatch.cancelCommon(&removed, &added) } else { added.sort() }

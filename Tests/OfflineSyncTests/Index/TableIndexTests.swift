@@ -16,14 +16,14 @@ struct TableIndexTests {
             while slots.count < changes { slots.insert(Int32(random.below(4_000))) }
             var removed = IndexEntryBatch(), added = IndexEntryBatch()
             for slot in slots {
-                if let old = items[slot] { removed.append(index.entry(for: old, slot: slot)) }
+                if let old = items[slot] { removed.append(old, fields: ["v", "w"], slot: slot) }
                 if random.below(5) == 0 {
                     items[slot] = nil
                 } else {
                     let item: JSONObject = ["v": .string(String(repeating: "k", count: random.below(24)) + "\(random.below(50))"),
                                             "w": random.below(3) == 0 ? .null : .int(Int64(random.below(100)))]
                     items[slot] = item
-                    added.append(index.entry(for: item, slot: slot))
+                    added.append(item, fields: ["v", "w"], slot: slot)
                 }
             }
             let wasScattered = !index.isLaidOutInOrder
@@ -47,8 +47,8 @@ struct TableIndexTests {
         var index = TableIndex(definition: IndexDefinition(table: "T", fields: ["v"]))
         let a: JSONObject = ["v": 1], b: JSONObject = ["v": 2], c: JSONObject = ["v": 3], other: JSONObject = ["v": 2]
         var seed = IndexEntryBatch()
-        seed.append(index.entry(for: a, slot: 5))
-        seed.append(index.entry(for: other, slot: 9))
+        seed.append(a, fields: ["v"], slot: 5)
+        seed.append(other, fields: ["v"], slot: 9)
         index.update(removing: IndexEntryBatch(), adding: seed)
         #expect(slots(index) == [5, 9])
 
