@@ -102,7 +102,11 @@ struct ApplyWhileWritingTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let (store, fileSystem, before) = try await Self.openSeeded(directory, minimumBytes: JournalOptions().applyWhileWritingBytes)
-        let large: [StoreChange] = [.upsert(table: "T", items: (0..<2_000).map { Sample.item("bulk-\($0)", Int64($0 % 7)) })]
+        // New items, and the seeded ones under another casing with other indexed values: the index entries this
+        // upsert adds are built aside (AddedIndexEntries), and those it replaces must come back.
+        let items = (0..<2_000).map { Sample.item("bulk-\($0)", Int64($0 % 7)) } + (1...6).map { Sample.item("ITEM-\($0)", Int64(100 + $0)) }
+        let large: [StoreChange] = [.upsert(table: "T", items: items)]
+        #expect(items.count >= AddedIndexEntries.minimumItems)
         var payload: [UInt8] = []
         JournalPayload.write(large, into: &payload)
         #expect(payload.count >= JournalOptions().applyWhileWritingBytes)
