@@ -6,36 +6,31 @@ import Dispatch
 ///
 /// Until the slots are known, each entry ends with the item's position in the upsert where its slot will go; the
 /// positions keep the entries of equal values in the items' order, and the slots put in later change only that.
-final class AddedIndexEntries: @unchecked Sendable {
+struct AddedIndexEntries: Sendable {
     /// Upserts of at least this many items on a table with indexes build their entries aside; below it, handing
     /// the work over costs more than it saves.
     static let minimumItems = 256
 
-    /// One serial queue for every store: its thread is not one of Swift's shared ones, so waiting for it never
-    /// waits for a task.
+    /// One serial queue for every store: its thread is not one of Swift's shared ones.
     private static let queue = DispatchQueue(label: "OfflineSync.AddedIndexEntries")
 
-    private let done = DispatchSemaphore(value: 0)
-    /// Set by the queue before it signals `done`, read only after waiting for it.
-    private var built: [IndexEntryBatch] = []
+    private let built: QueuedWork<[IndexEntryBatch]>
 
     /// Starts building the entries of `items`, one batch per index, for indexes on each of `fields`.
     init(items: [JSONObject], fields: [[String]]) {
-        Self.queue.async { [self] in
-            built = fields.map { fields in
+        built = QueuedWork(on: Self.queue) {
+            fields.map { fields in
                 var batch = IndexEntryBatch()
                 for (position, item) in items.enumerated() { batch.append(item, fields: fields, slot: Int32(position)) }
                 batch.sort()
                 return batch
             }
-            done.signal()
         }
     }
 
     /// Waits until the entries are built, then returns them with the slot of the item at each position put in
     /// (`slots[position]`; the entry of an item that got none is left out), in order, one batch per index.
     func entries(slots: [Int32?]) -> [IndexEntryBatch] {
-        done.wait()
-        return built.map { $0.replacingPositions(with: slots) }
+        built.wait().map { $0.replacingPositions(with: slots) }
     }
 }

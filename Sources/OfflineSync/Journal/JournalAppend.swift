@@ -1,5 +1,3 @@
-import Dispatch
-
 /// How an append to the journal ended.
 enum AppendOutcome: Sendable {
     /// Every byte is written (and synced when asked).
@@ -72,13 +70,12 @@ extension JournalDataSource {
     func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], payload: [UInt8],
                         itemTexts: [Range<Int>]) throws(JournalError) {
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
-        let write = HandedWrite()
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
-        writeQueue.async { write.finish(Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)) }
+        let write = QueuedWork(on: writeQueue) { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
         var reversal: BatchReversal? = BatchReversal()
         tables.apply(changes, itemTexts: payload, at: itemTexts, recording: &reversal)
         do {
-            try record(write.outcome())
+            try record(write.wait())
         } catch {
             // The callers pass no `deleteAll`, so a reversal is always there; without one the tables cannot be trusted.
             if let reversal { tables.revert(reversal) } else { failure = error }
@@ -115,24 +112,5 @@ extension JournalDataSource {
               (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return false }
         journalExtent.cutBack()
         return true
-    }
-}
-
-/// One append handed to the store's write queue, and its outcome once the queue has run it.
-private final class HandedWrite: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    /// Set by the queue before it signals `done`, read only after waiting for it.
-    private var result: AppendOutcome?
-
-    func finish(_ outcome: AppendOutcome) {
-        result = outcome
-        done.signal()
-    }
-
-    /// Blocks the calling thread until the queue has run the append. The queue never waits for Swift's shared
-    /// threads, so this cannot deadlock; the thread is held no longer than an append in place would hold it.
-    func outcome() -> AppendOutcome {
-        done.wait()
-        return result ?? .failed(.closed)
     }
 }

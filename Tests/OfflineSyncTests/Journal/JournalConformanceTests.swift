@@ -3,42 +3,38 @@ import Testing
 import OfflineSyncTesting
 
 struct JournalConformanceTests {
-    @Test(arguments: DataSourceConformance.checks)
-    func journalDataSourceConforms(_ check: DataSourceConformance.Check) async throws {
+    /// Runs `check` on a journal store in a fresh directory, opened with `options`.
+    private func run(_ check: DataSourceConformance.Check, options: JournalOptions = JournalOptions()) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        try await check.run { try await JournalDataSource(directory: directory.url) }
+        try await check.run { try await JournalDataSource(directory: directory.url, options: options) }
+    }
+
+    @Test(arguments: DataSourceConformance.checks)
+    func journalDataSourceConforms(_ check: DataSourceConformance.Check) async throws {
+        try await run(check)
     }
 
     @Test(arguments: DataSourceConformance.checks, [Durability.always, .grouped, .buffered])
     func journalDataSourceWritingOnItsOwnThreadConforms(_ check: DataSourceConformance.Check, durability: Durability) async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
         var options = JournalOptions(durability: durability)
         options.writeThread = .dedicated
-        let opened = options
-        try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
+        try await run(check, options: options)
     }
 
     @Test(arguments: DataSourceConformance.checks)
     func journalDataSourceWithIndexesConforms(_ check: DataSourceConformance.Check) async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
         var options = JournalOptions()
         options.indexes = conformanceIndexes
-        let opened = options
-        try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
+        try await run(check, options: options)
     }
 
     @Test(arguments: DataSourceConformance.checks)
     func journalDataSourceApplyingEveryBatchWhileWritingItConforms(_ check: DataSourceConformance.Check) async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
         var options = JournalOptions()
         options.indexes = conformanceIndexes
         options.applyWhileWritingBytes = 0
-        let opened = options
-        try await check.run { try await JournalDataSource(directory: directory.url, options: opened) }
+        try await run(check, options: options)
     }
 
     @Test(arguments: DataSourceConformance.checks)
