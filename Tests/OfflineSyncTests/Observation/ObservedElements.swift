@@ -7,6 +7,9 @@ actor ObservedElements<Element: Sendable> {
     private var consumer: Task<Void, Never>?
     private var waiters: [Int: (condition: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = [:]
     private var nextWaiter = 0
+    /// When the last element arrived: a waiter times out only after this long a silence, so that a machine slowed by
+    /// load (elements still arriving) is told from a lost final element or a hang (nothing arriving).
+    private var lastArrival = ContinuousClock.now
 
     /// Starts consuming `stream`.
     init(_ stream: AsyncThrowingStream<Element, any Error>) {
@@ -27,6 +30,7 @@ actor ObservedElements<Element: Sendable> {
 
     private func append(_ element: Element) {
         elements.append(element)
+        lastArrival = .now
         resumeWaiters()
     }
 
@@ -44,22 +48,28 @@ actor ObservedElements<Element: Sendable> {
         }
     }
 
-    /// Whether the elements come to satisfy `condition` within `seconds`.
-    func waitUntil(seconds: Double = 10, _ condition: @escaping @Sendable ([Element]) -> Bool) async -> Bool {
+    /// Whether the elements come to satisfy `condition` before `seconds` pass with no element arriving (a stream
+    /// still delivering is waited for, however slow the machine).
+    func waitUntil(seconds: Double = 30, _ condition: @escaping @Sendable ([Element]) -> Bool) async -> Bool {
         if condition(elements) { return true }
         if failure != nil { return false }
         let key = nextWaiter
         nextWaiter += 1
         return await withCheckedContinuation { continuation in
             waiters[key] = (condition, continuation)
-            Task {
-                try? await Task.sleep(for: .seconds(seconds))
-                self.timeOut(key)
-            }
+            Task { await self.timeOut(key, afterSilence: .seconds(seconds)) }
         }
     }
 
-    private func timeOut(_ key: Int) {
+    /// Resumes the waiter `key` with false once `silence` passed since the last element arrived (or it started).
+    private func timeOut(_ key: Int, afterSilence silence: Duration) async {
+        var deadline = ContinuousClock.now + silence
+        while waiters[key] != nil {
+            try? await Task.sleep(until: deadline)
+            let next = lastArrival + silence
+            if next <= .now || Task.isCancelled { break }
+            deadline = next
+        }
         waiters.removeValue(forKey: key)?.continuation.resume(returning: false)
     }
 

@@ -44,11 +44,12 @@ final class TableProtocolServer: @unchecked Sendable {
     private let holding = DispatchSemaphore(value: 0)
     private let released = DispatchSemaphore(value: 0)
 
-    /// Makes the server hold its answer to the next write (after acting on it) until ``releaseHeldAnswer()``.
+    /// Makes the server hold its answer to the next write (after acting on it) until ``releaseHeldAnswer()`` or
+    /// ``stop()``.
     func holdNextWriteAnswer() { lock.withLock { holdsNextWrite = true } }
 
     /// Waits until the server holds an answer; false after `seconds`.
-    func waitUntilHolding(seconds: Double = 20) async -> Bool {
+    func waitUntilHolding(seconds: Double = 120) async -> Bool {
         let holding = holding
         return await onOwnThread { holding.wait(timeout: .now() + seconds) == .success }
     }
@@ -64,7 +65,8 @@ final class TableProtocolServer: @unchecked Sendable {
         }
         guard holds else { return }
         holding.signal()
-        _ = released.wait(timeout: .now() + 30)
+        // Until released or stopped, however long: a loaded machine may take its time to kill the client first.
+        released.wait()
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -85,8 +87,11 @@ final class TableProtocolServer: @unchecked Sendable {
     /// The faults injected so far.
     var injectedFaults: ServerFaults? { lock.withLock { faults } }
 
-    /// Stops the server and waits for its thread to end.
-    func stop() { server?.stop() }
+    /// Stops the server, letting a held answer go first, and waits for its thread to end.
+    func stop() {
+        released.signal()
+        server?.stop()
+    }
 
     private var includeDeletedName: String { version == .v2 ? "__includeDeleted" : "__includedeleted" }
 
