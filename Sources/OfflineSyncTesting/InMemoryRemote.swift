@@ -51,6 +51,7 @@ public actor InMemoryRemote: SyncRemote {
     private var faults: [(error: RemoteError, method: RemoteMethod?)] = []
     private var lostResponses: [RemoteMethod?] = []
     private var offline = false
+    private var latency: Duration = .zero
 
     /// Creates an empty back end.
     /// - Parameter pageSize: the most rows one read returns (the reference servers use 50).
@@ -88,6 +89,22 @@ public actor InMemoryRemote: SyncRemote {
         self.offline = offline
     }
 
+    /// Makes every request wait `latency` before it is served, as over a network; requests in flight together wait
+    /// together (the actor serves none of them while it waits). `.zero` turns it off.
+    public func setLatency(_ latency: Duration) {
+        self.latency = max(.zero, latency)
+    }
+
+    /// Waits the latency, if any; a cancelled request fails as a lost connection would, changing nothing.
+    private func travel() async throws {
+        guard latency > .zero else { return }
+        do {
+            try await Task.sleep(for: latency)
+        } catch {
+            throw RemoteError.network("The request was cancelled before the in-memory remote served it.")
+        }
+    }
+
     /// Replaces the clock that stamps `createdAt`/`updatedAt`.
     public func setClock(_ clock: @escaping @Sendable () -> Date) {
         self.clock = clock
@@ -108,6 +125,7 @@ public actor InMemoryRemote: SyncRemote {
 
     /// Creates the item; returns the server's copy (with version, createdAt, updatedAt).
     public func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
+        try await travel()
         var id: String?
         switch item["id"] {
         case nil, .null?: id = UUID().uuidString.lowercased()
@@ -138,6 +156,7 @@ public actor InMemoryRemote: SyncRemote {
 
     /// Merges the item's fields into the row; checks If-Match (`item["version"]`); returns the server's copy.
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
+        try await travel()
         let id = item["id"]?.stringValue
         let ifMatch = item["version"]?.stringValue
         log(RemoteRequest(method: .update, table: table, id: id, ifMatch: ifMatch, body: item))
@@ -158,6 +177,7 @@ public actor InMemoryRemote: SyncRemote {
 
     /// Soft-deletes the item; checks If-Match (`version`) when given.
     public func delete(id: String, version: String?, table: String) async throws {
+        try await travel()
         log(RemoteRequest(method: .delete, table: table, id: id, ifMatch: version))
         try checkFaults(.delete)
         guard var row = tables[table]?[key(id)], row["deleted"]?.boolValue != true else { throw RemoteError.notFound }
@@ -170,6 +190,7 @@ public actor InMemoryRemote: SyncRemote {
 
     /// One page of the query's results: at most ``pageSize`` rows.
     public func read(_ query: Query) async throws -> RemotePage {
+        try await travel()
         log(RemoteRequest(method: .read, table: query.table, query: query))
         try checkFaults(.read)
         do {

@@ -55,6 +55,9 @@ struct PullPager: Sendable, Hashable {
         self.token = token
     }
 
+    /// How many more records a full pull with a `top` may store; nil when unbounded (or incremental).
+    var remainingRecords: Int? { incremental ? nil : remaining }
+
     /// The next request, or nil when the pull is finished.
     var nextRequest: Request? {
         guard !done else { return nil }

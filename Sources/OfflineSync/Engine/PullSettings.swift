@@ -19,6 +19,10 @@ public struct PullSettings: Sendable {
     public var requestsTotalCount: Bool
     /// What the pull pushes first; ``PushFirst/tableOperations`` by default.
     public var pushFirst: PushFirst
+    /// Requests in flight at once: pages fetched ahead of storing them, and the queries of a pull of several
+    /// (default 4; 1 fetches one page at a time). The push before the pull sends as many at once. Values below 1
+    /// count as 1.
+    public var maximumConcurrentRequests: Int = 4
 
     /// Creates settings.
     public init(pageSize: Int = 50) {

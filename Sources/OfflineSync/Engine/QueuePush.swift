@@ -1,83 +1,4 @@
 extension SyncContext {
-    /// Pushes every pending operation in order. Throws PushError when any operation failed;
-    /// failed operations stay queued unless resolved.
-    ///
-    /// - Operations go in ascending id order across all tables, including those queued while the push runs:
-    ///   an insert without system properties, an update with `If-Match` from the local item's `version`, a
-    ///   delete with the version of its snapshot.
-    /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
-    /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
-    ///   cancellation of the calling task stops it, leaving every unsent operation queued.
-    /// - The errors of the previous push are cleared when a push starts.
-    /// - Throws: ``PushError``; a data-source error as thrown by the store.
-    @discardableResult public func push() async throws -> PushResult {
-        try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: nil) } }
-    }
-
-    /// Pushes only the pending operations of `tables`, in queue order, as ``push()`` does; the operations of
-    /// other tables, and their errors, stay as they are.
-    /// - Throws: ``SyncError`` for an invalid or reserved table name, before anything is sent; otherwise as
-    ///   ``push()``.
-    @discardableResult public func push(tables: Set<String>) async throws -> PushResult {
-        for table in tables { try Self.validateTable(table) }
-        return try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: tables) } }
-    }
-
-    /// The push itself, of `tables` (nil: every table); call while holding the sync gate.
-    func pushQueue(tables: Set<String>?) async throws -> PushResult {
-        if let tables, tables.isEmpty { return PushResult(pushed: 0) }
-        let scope = tables.flatMap(Self.rows(of:))
-        try await holding(writeGate) { try await apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
-        let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
-        // The whole queue in one read; later reads return only operations queued during the push.
-        var batch = try await queue.operations(after: 0).filter(inScope)
-        let total = batch.count
-        var errors: [TableOperationError] = []
-        var pushed = 0, done = 0, lastId: Int64 = 0
-        report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
-        func fail(_ reason: PushError.Reason, _ underlying: RemoteError? = nil) -> PushError {
-            report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
-            return PushError(reason: reason, errors: errors, underlying: underlying)
-        }
-        defer { markedAhead.removeAll() }
-        do {
-            while !batch.isEmpty {
-                let ids = batch.map(\.id)
-                for (index, id) in ids.enumerated() {
-                    lastId = id
-                    if Task.isCancelled { throw fail(.cancelled) }
-                    let run = Self.attemptMarkRun(afterSending: done)
-                    guard let prepared = try await prepareToSend(id, upcoming: ids[(index + 1)...].prefix(run - 1)) else { continue }
-                    let step = await send(prepared)
-                    switch try await finish(prepared, step) {
-                    case .pushed: pushed += 1
-                    case .failed(let error): errors.append(error)
-                    case .aborted(let reason, let underlying): throw fail(reason, underlying)
-                    }
-                    done += 1
-                    report(SyncProgress(activity: .push, phase: .advanced, completed: done, total: max(total, done), pages: 0))
-                }
-                batch = try await queue.operations(after: lastId).filter(inScope)
-            }
-        } catch let error as PushError {
-            throw error
-        } catch {
-            _ = fail(.operationErrors)
-            throw error
-        }
-        if !errors.isEmpty { throw fail(.operationErrors) }
-        report(SyncProgress(activity: .push, phase: .finished, completed: done, total: max(total, done), pages: 0))
-        return PushResult(pushed: pushed)
-    }
-
-    /// The filter of the engine rows (operations, errors) of `tables`; nil for no table.
-    private static func rows(of tables: Set<String>) -> Filter? {
-        let conditions = tables.sorted().map { Field("table") == .string($0) }
-        guard var filter = conditions.first else { return nil }
-        for condition in conditions.dropFirst() { filter = .or(filter, condition) }
-        return filter
-    }
-
     /// An operation ready to send: marked in flight, with the body read from the store.
     struct PreparedOperation: Sendable {
         var operation: TableOperation
@@ -88,6 +9,16 @@ extension SyncContext {
         var problem: String?
     }
 
+    /// What preparing one operation came to.
+    enum PreparedStep: Sendable {
+        /// Send it (or, with a ``PreparedOperation/problem``, record it as failed without sending).
+        case ready(PreparedOperation)
+        /// It waits for these operations to finish (references).
+        case wait([Int64])
+        /// It left the queue.
+        case gone
+    }
+
     /// What finishing one operation came to.
     enum FinishedOperation: Sendable {
         case pushed
@@ -95,10 +26,10 @@ extension SyncContext {
         case aborted(PushError.Reason, RemoteError?)
     }
 
-    /// Re-reads the operation (it may have been resolved since the batch was read), reads its item, marks it
-    /// attempted (with a run of `upcoming` operations) when it is not marked for this content yet, and marks it in
-    /// flight. Returns nil when the operation is gone.
-    private func prepareToSend(_ id: Int64, upcoming: ArraySlice<Int64>) async throws -> PreparedOperation? {
+    /// Re-reads the operation (it may have been resolved since the batch was read), reads its item, asks `schedule`
+    /// whether its references let it go, marks it attempted (with a run of `upcoming` operations) when it is not
+    /// marked for this content yet, and marks it in flight.
+    func prepareToSend(_ id: Int64, upcoming: [Int64], schedule: inout PushSchedule) async throws -> PreparedStep {
         try await holding(writeGate) {
             // An operation marked ahead of its turn, and its item, are as the store holds them: no need to read them.
             let ahead = markedAhead.take(id)
@@ -106,7 +37,7 @@ extension SyncContext {
             if let ahead {
                 operation = ahead.operation
             } else {
-                guard let stored = try await queue.operation(id: id) else { return nil }
+                guard let stored = try await queue.operation(id: id) else { return .gone }
                 operation = stored
             }
             var body: JSONObject?
@@ -133,8 +64,9 @@ extension SyncContext {
                 unsent.attempted = true
                 let folded = try await foldingLater(into: unsent)
                 guard let merged = folded.operation, merged.kind == .delete else {
-                    return PreparedOperation(operation: operation, body: nil, problem:
-                        "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard.")
+                    inFlight.insert(id)
+                    return .ready(PreparedOperation(operation: operation, body: nil, problem:
+                        "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."))
                 }
                 try await apply(folded.changes)
                 for removed in folded.removed { operationIndex?.remove(removed) }
@@ -142,13 +74,30 @@ extension SyncContext {
                 body = merged.item
             }
             let content = operation.kind == .delete ? nil : body
+            if operation.kind == .delete {
+                for other in schedule.unknownReferences(forDeleteOf: id) {
+                    guard let queued = try await queue.operation(id: other) else { continue }
+                    let item = try await dataSource.read(table: queued.table, id: queued.itemId)
+                    schedule.learn(other, references: PushSchedule.references(of: item, table: queued.table, relations: relations))
+                }
+            }
+            switch schedule.decide(id, references: PushSchedule.references(of: content, table: operation.table, relations: relations)) {
+            case .send:
+                break
+            case .wait(let others):
+                return .wait(others)
+            case .refuse(let table, let itemId):
+                inFlight.insert(id)
+                return .ready(PreparedOperation(operation: operation, body: nil, problem:
+                    "Not sent: the item refers to \(table) \(itemId), whose insert failed in this push; resolve that operation and push again."))
+            }
             if operation.needsMark(sending: content) {
-                let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming)
+                let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming[...])
                 try await apply(marks.changes)
                 for entry in marks.ahead { markedAhead.remember(entry.operation, item: entry.item) }
             }
             inFlight.insert(id)
-            return PreparedOperation(operation: operation, body: body, problem: nil)
+            return .ready(PreparedOperation(operation: operation, body: body, problem: nil))
         }
     }
 
@@ -156,7 +105,7 @@ extension SyncContext {
     /// (``PushOutcome/landedEarlier(serverItem:)``) is answered by sending the pending change again over the
     /// server's version; any other 409/412 goes to the conflict handler. At most ``maximumSendRounds`` requests.
     /// Never throws: every failure is an outcome.
-    private func send(_ prepared: PreparedOperation) async -> SentOperation {
+    func send(_ prepared: PreparedOperation) async -> SentOperation {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
         var operation = prepared.operation
         var kind = operation.kind
@@ -232,7 +181,7 @@ extension SyncContext {
     /// Applies the outcome in one `apply`: on success removes the operation and stores the server's item
     /// (unless a newer operation exists for the item); otherwise folds the operations queued behind it for the same
     /// item into it (``foldingLater(into:)``) and, for a failure, records the error.
-    private func finish(_ prepared: PreparedOperation, _ outcome: SentOperation) async throws -> FinishedOperation {
+    func finish(_ prepared: PreparedOperation, _ outcome: SentOperation) async throws -> FinishedOperation {
         let operation = prepared.operation
         return try await holding(writeGate) {
             defer { inFlight.remove(operation.id) }
@@ -306,7 +255,7 @@ extension SyncContext {
 }
 
 /// How sending one operation ended, conflicts settled: what ``SyncContext`` records for it.
-private enum SentOperation: Sendable {
+enum SentOperation: Sendable {
     /// The server accepted the operation (or it counts as accepted); `serverItem` is its copy, when any.
     case succeeded(serverItem: JSONObject?)
     /// The operation failed; record an error and go on with the next operation.

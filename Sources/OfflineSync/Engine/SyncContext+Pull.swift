@@ -13,79 +13,146 @@ extension SyncContext {
     ///   error. (A cancelled ``push()`` throws ``PushError`` with reason `.cancelled` instead, since it carries the
     ///   errors of the operations it tried.)
     func pull(table: String, query: Query?, queryId: String?, settings: PullSettings) async throws {
-        try Self.validateTable(table)
-        let query = query ?? Query(table: table)
-        try PullArguments.validate(table: table, query: query, queryId: queryId, settings: settings)
+        try await pull([PullRequest(query ?? Query(table: table), queryId: queryId)], tables: [table], settings: settings)
+    }
+
+    /// Pulls every request as its table's `pull(_:queryId:settings:)` would, several at once: the push before them
+    /// runs once (for the tables that have pending operations, as ``PullSettings/pushFirst`` says), then the requests
+    /// fetch their pages together, at most ``PullSettings/maximumConcurrentRequests`` requests in flight in all.
+    /// - Throws: as a table's pull; the first failing request's error, once every request ended.
+    public func pull(_ requests: [PullRequest], settings: PullSettings = PullSettings()) async throws {
+        try await pull(requests, tables: requests.map(\.query.table), settings: settings)
+    }
+
+    private func pull(_ requests: [PullRequest], tables: [String], settings: PullSettings) async throws {
+        for (request, table) in zip(requests, tables) {
+            try Self.validateTable(table)
+            try PullArguments.validate(table: table, query: request.query, queryId: request.queryId, settings: settings)
+        }
         try await recordingOutcome {
             try await holding(syncGate) {
-                if settings.pushFirst != .nothing, try await queue.count(table: table) > 0 {
-                    do {
-                        _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? [table] : nil)
-                    } catch let error as PushError where error.reason == .cancelled {
-                        // A pull reports cancellation one way, whichever step it stopped in.
-                        throw CancellationError()
-                    }
+                try await pushBeforePull(tables: Set(tables), settings: settings)
+                let permits = RequestPermits(max(1, settings.maximumConcurrentRequests))
+                if requests.count == 1, let request = requests.first {
+                    return try await pullPages(request, settings: settings, permits: permits)
                 }
-                try await pullPages(table: table, query: query, queryId: queryId, settings: settings)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for request in requests {
+                        group.addTask { try await self.pullPages(request, settings: settings, permits: permits) }
+                    }
+                    try await group.waitForAll()
+                }
             }
         }
     }
 
-    private func pullPages(table: String, query: Query, queryId: String?, settings: PullSettings) async throws {
-        let activity = SyncProgress.Activity.pull(table: table, queryId: queryId)
-        var pager: PullPager
-        var tokenReset = false
+    /// The push a pull of `tables` runs first, when one of them has pending operations; call holding the sync gate.
+    private func pushBeforePull(tables: Set<String>, settings: PullSettings) async throws {
+        guard settings.pushFirst != .nothing else { return }
+        var pending = false
+        for table in tables where try await queue.count(table: table) > 0 { pending = true }
+        guard pending else { return }
+        do {
+            let pushSettings = PushSettings(maximumConcurrentRequests: settings.maximumConcurrentRequests)
+            _ = try await pushQueue(tables: settings.pushFirst == .tableOperations ? tables : nil, settings: pushSettings)
+        } catch let error as PushError where error.reason == .cancelled {
+            // A pull reports cancellation one way, whichever step it stopped in.
+            throw CancellationError()
+        }
+    }
+
+    private func pullPages(_ request: PullRequest, settings: PullSettings, permits: RequestPermits) async throws {
+        let query = request.query, table = query.table, queryId = request.queryId
+        var run: PullRun
         if let queryId {
             let lookup = try await DeltaTokenStore.lookup(table: table, queryId: queryId, filter: query.filter, in: dataSource)
-            pager = PullPager(token: lookup.token, pageSize: settings.pageSize)
-            tokenReset = lookup.filterChanged
+            run = PullRun(query: query, queryId: queryId, settings: settings,
+                          pager: PullPager(token: lookup.token, pageSize: settings.pageSize), tokenReset: lookup.filterChanged)
         } else {
-            pager = PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize)
+            run = PullRun(query: query, queryId: nil, settings: settings,
+                          pager: PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize), tokenReset: false)
         }
-        var total = query.top
-        report(SyncProgress(activity: activity, phase: .started, completed: 0, total: total, pages: 0, tokenReset: tokenReset))
-        // The last delta token stored with a page whose apply did not wait for durability (see `applyPage`).
-        var undurableToken: StoreChange?
+        report(run.progress(.started))
         do {
-            while let request = pager.nextRequest {
+            while let base = run.pager.nextRequest {
                 try Task.checkCancellation()
-                var remoteQuery = query
-                remoteQuery.includeDeleted = true
-                remoteQuery.skip = request.skip
-                remoteQuery.top = request.top
-                remoteQuery.includeTotalCount = settings.requestsTotalCount && pager.pagesReceived == 0
-                if let token = request.token {
-                    let bound = Field("updatedAt") >= .string(Timestamp.string(fromMilliseconds: token))
-                    remoteQuery.filter = query.filter.map { $0 && bound } ?? bound
-                    remoteQuery.orderBy = [.ascending("updatedAt")]
-                }
-                let page = try await remote.read(remoteQuery)
-                try Task.checkCancellation()
-                if let count = page.totalCount, total == nil {
-                    total = query.top.map { min($0, count) } ?? count
-                }
-                let maxUpdatedAt = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }.max()
-                let step = pager.pageReceived(count: page.items.count, maxUpdatedAt: maxUpdatedAt)
-                if !page.items.isEmpty || step.newToken != nil {
-                    let saved = try await applyPage(page.items, table: table,
-                                                    token: step.newToken.map { ($0, queryId ?? "") }, filter: query.filter)
-                    undurableToken = saved ?? undurableToken
-                }
-                report(SyncProgress(activity: activity, phase: .advanced, completed: pager.recordsReceived,
-                                    total: total, pages: pager.pagesReceived))
+                let window = PullWindow(base: base, pageSize: run.knownPageSize, remaining: run.pager.remainingRecords,
+                                        maximumConcurrentRequests: settings.maximumConcurrentRequests)
+                try await pullWindow(window, run: &run, permits: permits)
             }
             // Storing the last token again, durably, makes every page before it durable: a pull that returned is on
             // disk.
-            if let undurableToken { try await holding(writeGate) { try await apply([undurableToken]) } }
+            if let token = run.undurableToken { try await holding(writeGate) { try await apply([token]) } }
         } catch {
-            report(SyncProgress(activity: activity, phase: .failed, completed: pager.recordsReceived, total: total,
-                                pages: pager.pagesReceived))
+            report(run.progress(.failed))
             // A remote that noticed the cancellation may report it as a network failure.
             if Task.isCancelled, !(error is CancellationError) { throw CancellationError() }
             throw error
         }
-        report(SyncProgress(activity: activity, phase: .finished, completed: pager.recordsReceived, total: total,
-                            pages: pager.pagesReceived))
+        report(run.progress(.finished))
+    }
+
+    /// Fetches the window's pages, several at once, and stores them in order, until a page is short, does not
+    /// continue the page before it (rows changed on the server), or the window holds no more pages.
+    private func pullWindow(_ window: PullWindow, run: inout PullRun, permits: RequestPermits) async throws {
+        let limit = max(1, run.settings.maximumConcurrentRequests)
+        let remote = remote
+        try await withThrowingTaskGroup(of: (Int, Result<RemotePage, any Error>).self) { group in
+            var requested = 0, outstanding = 0, stored = 0, goAhead = false
+            var received: [Int: Result<RemotePage, any Error>] = [:]
+            var previousLast: JSONObject?
+            defer { group.cancelAll() }
+            while true {
+                while requested == 0 || (goAhead && outstanding < limit), let request = window.request(requested) {
+                    let remoteQuery = run.remoteQuery(for: request), index = requested
+                    await permits.acquire()
+                    group.addTask {
+                        let result: Result<RemotePage, any Error>
+                        do { result = .success(try await remote.read(remoteQuery)) } catch { result = .failure(error) }
+                        await permits.release()
+                        return (index, result)
+                    }
+                    requested += 1
+                    outstanding += 1
+                }
+                guard outstanding > 0, let (index, result) = try await group.next() else { return }
+                outstanding -= 1
+                received[index] = result
+                while let result = received.removeValue(forKey: stored) {
+                    let page = try result.get()
+                    try Task.checkCancellation()
+                    if stored > 0, !PullWindow.continues(page.items, after: previousLast) { return }
+                    try await store(page, dropFirst: stored > 0, run: &run)
+                    let asked = window.request(stored)?.top ?? 0
+                    let full = page.items.count >= min(asked, window.pageSize)
+                    if !full, page.items.count >= 2 {
+                        // Fewer than asked: the end, or the server's page size; the next window starts one page at a
+                        // time, so taking it for the page size loses nothing if it was the end.
+                        run.knownPageSize = page.items.count
+                    }
+                    guard full, run.pager.nextRequest != nil else { return }
+                    previousLast = page.items.last
+                    stored += 1
+                    goAhead = true
+                }
+            }
+        }
+    }
+
+    /// Stores one fetched page (without its first record when it overlaps the page before) and reports progress.
+    private func store(_ page: RemotePage, dropFirst: Bool, run: inout PullRun) async throws {
+        let items = dropFirst ? Array(page.items.dropFirst()) : page.items
+        if let count = page.totalCount, run.total == nil {
+            run.total = run.query.top.map { min($0, count) } ?? count
+        }
+        let maxUpdatedAt = items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }.max()
+        let step = run.pager.pageReceived(count: items.count, maxUpdatedAt: maxUpdatedAt)
+        if !items.isEmpty || step.newToken != nil {
+            let saved = try await applyPage(items, table: run.query.table,
+                                            token: step.newToken.map { ($0, run.queryId ?? "") }, filter: run.query.filter)
+            run.undurableToken = saved ?? run.undurableToken
+        }
+        report(run.progress(.advanced))
     }
 
     /// Stores one page in one `apply`: upserts, soft-delete removals and the new delta token. Records whose item

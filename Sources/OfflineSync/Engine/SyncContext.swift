@@ -32,6 +32,8 @@ public actor SyncContext {
     let dataSource: any SyncContextDataSource
     let remote: any SyncRemote
     let conflictHandler: (any ConflictHandler)?
+    /// The declared references between tables, which a push keeps in order (see ``TableRelation``).
+    let relations: [TableRelation]
     let queue: PendingOperationQueue
     /// Serialises local writes and the bookkeeping steps of push, pull, purge and resolution.
     let writeGate = SerialGate()
@@ -68,9 +70,21 @@ public actor SyncContext {
     ///   - conflictHandler: consulted for 409/412 answers during push; nil means every conflict fails.
     public init(dataSource: any SyncContextDataSource, remote: any SyncRemote,
                 conflictHandler: (any ConflictHandler)? = nil) {
+        self.init(dataSource: dataSource, remote: remote, conflictHandler: conflictHandler, relations: [])
+    }
+
+    /// Creates a context that also keeps the declared references between tables in order when it pushes.
+    /// - Parameters:
+    ///   - dataSource: where items and the engine's own tables live.
+    ///   - remote: the back end to push to and pull from.
+    ///   - conflictHandler: consulted for 409/412 answers during push; nil means every conflict fails.
+    ///   - relations: fields that hold ids of other items (see ``TableRelation``).
+    public init(dataSource: any SyncContextDataSource, remote: any SyncRemote,
+                conflictHandler: (any ConflictHandler)? = nil, relations: [TableRelation]) {
         self.dataSource = dataSource
         self.remote = remote
         self.conflictHandler = conflictHandler
+        self.relations = relations
         self.queue = PendingOperationQueue(dataSource: dataSource)
     }
 

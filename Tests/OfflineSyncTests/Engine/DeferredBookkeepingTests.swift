@@ -65,7 +65,7 @@ struct DeferredBookkeepingTests {
         let store = PowerCutDataSource()
         let rows = Self.rowsAtDistinctInstants(20)
         let context = SyncContext(dataSource: store, remote: CannedRemote(pages: [Array(rows[..<10]), Array(rows[10...])]))
-        try await context.table("TodoItem").pull(queryId: "q", settings: PullSettings(pageSize: 10))
+        try await context.table("TodoItem").pull(queryId: "q", settings: PullSettings(pageSize: 10).oneAtATime())
         #expect(await store.deferred == 2, "two pages, each with its token")
         try await store.cutPower()
         #expect(try await context.table("TodoItem").read(Query(table: "TodoItem")).items.count == 20)

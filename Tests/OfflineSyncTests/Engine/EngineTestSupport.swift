@@ -167,3 +167,17 @@ actor CannedRemote: SyncRemote {
         return RemotePage(items: pages.isEmpty ? [] : pages.removeFirst())
     }
 }
+
+extension PushSettings {
+    /// One operation in flight: the order and stopping points of a one-at-a-time push, which tests spell out.
+    static let oneAtATime = PushSettings(maximumConcurrentRequests: 1)
+}
+
+extension PullSettings {
+    /// These settings with one request in flight: the request sequence of a one-at-a-time pull, which tests spell out.
+    func oneAtATime() -> PullSettings {
+        var settings = self
+        settings.maximumConcurrentRequests = 1
+        return settings
+    }
+}

@@ -16,7 +16,7 @@ struct InFlightCancellationTests {
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await suspending.suspendNext(.insert, at: point)
-        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
+        let push = await suspending.cancelWhileParked { try await fixture.context.push(settings: .oneAtATime) }
         return (fixture, push)
     }
 
@@ -68,7 +68,7 @@ struct InFlightCancellationTests {
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await suspending.suspendNext(.insert, at: .beforeServer)
-        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
+        let push = await suspending.cancelWhileParked { try await fixture.context.push(settings: .oneAtATime) }
         await expectCancelledWithoutErrors(push)
         #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         #expect(try await fixture.operations().map(\.id) == [2])
@@ -85,7 +85,7 @@ struct InFlightCancellationTests {
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await suspending.suspendNext(.insert, at: .beforeServer)
-        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
+        let push = await suspending.cancelWhileParked { try await fixture.context.push(settings: .oneAtATime) }
         await expectCancelledWithoutErrors(push)
         #expect(await fixture.remote.requests == ["POST TodoItem/a"])
         #expect(await fixture.remote.items(table: "TodoItem").isEmpty)
@@ -102,7 +102,7 @@ struct InFlightCancellationTests {
         try await fixture.todo.insert(["id": "b"])
         await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await suspending.suspendNext(.insert, at: .beforeServer, skipping: 1)
-        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
+        let push = await suspending.cancelWhileParked { try await fixture.context.push(settings: .oneAtATime) }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.errors.map { "\($0.operation.id) \($0.statusCode ?? 0)" } == ["1 500"])
@@ -119,7 +119,7 @@ struct InFlightCancellationTests {
         try await fixture.todo.insert(["id": "c"])
         await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await fixture.remote.failNext(1, with: .unauthorized)
-        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push(settings: .oneAtATime) }
         #expect(error?.reason == .unauthorized)
         #expect(error?.errors.map { "\($0.operation.id) \($0.statusCode ?? 0)" } == ["1 500"])
         #expect(try await fixture.context.operationErrors().map(\.operation.id) == [1])

@@ -73,7 +73,7 @@ struct InFlightEditTests {
         for id in ["a", "b", "c"] { try await fixture.todo.insert(["id": .string(id), "text": .string(id)]) }
         await suspending.suspendNext(.insert, at: .afterServer)
         let context = fixture.context
-        let push = await suspending.parked { try await context.push() }
+        let push = await suspending.parked { try await context.push(settings: .oneAtATime) }
         var b = try #require(try await fixture.todo.read(id: "b"))
         b["text"] = "b, edited"
         try await fixture.todo.update(b)

@@ -59,13 +59,13 @@ struct IncrementalPullTests {
         let fixture = try await EngineFixture(kind, pageSize: 3)
         await fixture.remote.freezeClock(at: try date("2026-05-05T05:05:05.005Z"))
         await fixture.remote.seed((1...8).map { ["id": .string("r\($0)")] }, table: "TodoItem")
-        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3))
+        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3).oneAtATime())
         #expect(try await fixture.rows("TodoItem").count == 8)
         let skips = await fixture.remote.requestLog.compactMap(\.query?.skip)
         #expect(skips == [0, 0, 3, 6, 8])
         // A second pull re-reads only the boundary group and ends.
         await fixture.remote.clearRequests()
-        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3))
+        try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3).oneAtATime())
         #expect(await fixture.remote.requestLog.compactMap(\.query?.skip) == [0, 3, 6, 8])
     }
 

@@ -45,7 +45,7 @@ struct IncrementalPullTimestampTests {
     private func pull(_ rows: [JSONObject], pageSize: Int, into store: TestStore) async throws -> [Query] {
         let remote = RawRowsRemote(rows: rows, pageSize: pageSize)
         let context = SyncContext(dataSource: store.dataSource, remote: remote)
-        try await context.table("TodoItem").pull(queryId: "q", settings: PullSettings(pageSize: pageSize))
+        try await context.table("TodoItem").pull(queryId: "q", settings: PullSettings(pageSize: pageSize).oneAtATime())
         return await remote.queries
     }
 

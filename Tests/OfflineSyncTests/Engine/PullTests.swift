@@ -8,7 +8,7 @@ struct PullTests {
     func pullStoresEveryPageUntilAnEmptyPage(_ kind: StoreKind) async throws {
         let fixture = try await EngineFixture(kind, pageSize: 2)
         await fixture.remote.seed((1...5).map { ["id": .string("i\($0)"), "text": "server"] }, table: "TodoItem")
-        try await fixture.todo.pull()
+        try await fixture.todo.pull(settings: PullSettings().oneAtATime())
         #expect(try await fixture.rows("TodoItem").count == 5)
         let queries = await fixture.remote.requestLog.compactMap(\.query)
         #expect(queries.map { [$0.skip ?? -1, $0.top ?? -1] } == [[0, 50], [2, 50], [4, 50], [5, 50]])
@@ -83,7 +83,7 @@ struct PullTests {
         await fixture.remote.seed((1...30).map { ["id": .string("i\($0)")] }, table: "TodoItem")
         var query = fixture.todo.query()
         query.top = 15
-        try await fixture.todo.pull(query, settings: PullSettings(pageSize: 10))
+        try await fixture.todo.pull(query, settings: PullSettings(pageSize: 10).oneAtATime())
         #expect(try await fixture.rows("TodoItem").count == 15)
         #expect(await fixture.remote.requestLog.compactMap(\.query).map { [$0.top ?? -1, $0.skip ?? -1] } == [[10, 0], [5, 10]])
     }
@@ -140,7 +140,9 @@ struct PullTests {
         try await fixture.todo.insert(["id": "a", "text": "local"])
         try await fixture.todo.insert(["id": "b", "text": "local"])
         await fixture.remote.failNext(1, with: .unauthorized)
-        let error = await #expect(throws: PushError.self) { try await fixture.todo.pull(queryId: "q") }
+        let error = await #expect(throws: PushError.self) {
+            try await fixture.todo.pull(queryId: "q", settings: PullSettings().oneAtATime())
+        }
         #expect(error?.reason == .unauthorized)
         #expect(error?.errors.isEmpty == true)
         if case .unauthorized? = error?.underlying {} else { Issue.record("underlying is \(String(describing: error?.underlying))") }

@@ -57,7 +57,7 @@ struct PurgeTests {
         try await fixture.context.table("Other").insert(["id": "keep"])
         await fixture.remote.failNext(1, with: .server(status: 500, message: "boom"))
         await fixture.remote.failNext(1, with: .network("down"))
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        await #expect(throws: PushError.self) { try await fixture.context.push(settings: .oneAtATime) }
         #expect(try await fixture.context.operationErrors().count == 1)
         #expect(try await fixture.operations().count == 3)
         try await fixture.todo.purge(force: true)

@@ -52,7 +52,7 @@ struct PushTests {
         try await fixture.todo.insert(["id": "test3"])
         try await fixture.todo.insert(["id": "test4"])
         await fixture.remote.failNext(1, with: .network("timeout"), on: .insert)
-        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push(settings: .oneAtATime) }
         #expect(error?.reason == .network)
         #expect(error?.errors.map(\.operation.itemId) == ["test1"])
         #expect(error?.errors.first?.statusCode == 412)
@@ -66,7 +66,7 @@ struct PushTests {
         try await fixture.todo.insert(["id": "a"])
         try await fixture.todo.insert(["id": "b"])
         await fixture.remote.failNext(1, with: .unauthorized)
-        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push(settings: .oneAtATime) }
         #expect(error?.reason == .unauthorized)
         #expect(await fixture.remote.requests.count == 1)
         #expect(try await fixture.operations().count == 2)
@@ -221,7 +221,7 @@ struct PushTests {
         try await fixture.todo.insert(["id": "a"])
         try await fixture.todo.insert(["id": "b"])
         await suspending.suspendNext(.insert, at: .afterServer)
-        let push = await suspending.cancelWhileParked { try await fixture.context.push() }
+        let push = await suspending.cancelWhileParked { try await fixture.context.push(settings: .oneAtATime) }
         let error = await #expect(throws: PushError.self) { try await push.value }
         #expect(error?.reason == .cancelled)
         // The answer that arrived was recorded; the next operation was not sent.

@@ -76,7 +76,7 @@ struct StoreFailureTests {
         let page: [JSONObject] = [["id": "a", "updatedAt": "2026-01-01T00:00:00.000Z"], ["id": "b", "updatedAt": "2026-01-01T00:00:00.000Z"]]
         let remote = CannedRemote(pages: [page, page, page])
         let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
-        try await context.table("TodoItem").pull(queryId: "q")
+        try await context.table("TodoItem").pull(queryId: "q", settings: PullSettings().oneAtATime())
         #expect(await remote.queries.map(\.skip) == [0, 0, 2, 4])
     }
 

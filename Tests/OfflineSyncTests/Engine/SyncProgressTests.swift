@@ -38,7 +38,7 @@ struct SyncProgressTests {
         let fixture = try await EngineFixture(.inMemory, pageSize: 2)
         await fixture.remote.seed((1...5).map { ["id": .string("r\($0)")] }, table: "TodoItem")
         let events = try await reports(fixture.context) {
-            try await fixture.todo.pull(settings: PullSettings(pageSize: 2, requestsTotalCount: true))
+            try await fixture.todo.pull(settings: PullSettings(pageSize: 2, requestsTotalCount: true).oneAtATime())
         }
         #expect(events.map(\.phase) == [.started, .advanced, .advanced, .advanced, .advanced, .finished])
         #expect(events.map(\.completed) == [0, 2, 4, 5, 5, 5])

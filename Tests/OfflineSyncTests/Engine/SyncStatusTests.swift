@@ -13,7 +13,7 @@ struct SyncStatusTests {
         #expect(try await fixture.context.status().pendingOperations == 2)
 
         await fixture.remote.failNext(1, with: .network("offline"))
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        await #expect(throws: PushError.self) { try await fixture.context.push(settings: .oneAtATime) }
         var status = try await fixture.context.status()
         #expect(status.pendingOperations == 2 && !status.isPushing && status.lastSyncCompleted == nil)
         #expect(status.lastErrorMessage?.contains("offline") == true)

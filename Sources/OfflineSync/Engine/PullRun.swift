@@ -1,0 +1,48 @@
+/// What one query's pull knows while it runs: its pager, what it learned of the server's page size, the progress it
+/// reports and the last delta token stored without waiting for durability.
+struct PullRun: Sendable {
+    let query: Query
+    let queryId: String?
+    let settings: PullSettings
+    var pager: PullPager
+    let tokenReset: Bool
+    /// The total to report, once known.
+    var total: Int?
+    /// Records per page the server is known to return (see ``PullWindow``).
+    var knownPageSize: Int
+    /// The last delta token stored with a page whose apply did not wait for durability.
+    var undurableToken: StoreChange?
+
+    init(query: Query, queryId: String?, settings: PullSettings, pager: PullPager, tokenReset: Bool) {
+        self.query = query
+        self.queryId = queryId
+        self.settings = settings
+        self.pager = pager
+        self.tokenReset = tokenReset
+        self.total = query.top
+        self.knownPageSize = settings.pageSize
+    }
+
+    /// The progress report of `phase` as the pull stands.
+    func progress(_ phase: SyncProgress.Phase) -> SyncProgress {
+        SyncProgress(activity: .pull(table: query.table, queryId: queryId), phase: phase, completed: pager.recordsReceived,
+                     total: total, pages: pager.pagesReceived, tokenReset: phase == .started && tokenReset)
+    }
+
+    /// The query sent to the remote for `request`: deleted records included, the page's `skip` and `top`, the total
+    /// count asked with the first request when the settings say so, and for an incremental pull `updatedAt ge token`
+    /// ordered by `updatedAt`.
+    func remoteQuery(for request: PullPager.Request) -> Query {
+        var remoteQuery = query
+        remoteQuery.includeDeleted = true
+        remoteQuery.skip = request.skip
+        remoteQuery.top = request.top
+        remoteQuery.includeTotalCount = settings.requestsTotalCount && pager.pagesReceived == 0
+        if let token = request.token {
+            let bound = Field("updatedAt") >= .string(Timestamp.string(fromMilliseconds: token))
+            remoteQuery.filter = query.filter.map { $0 && bound } ?? bound
+            remoteQuery.orderBy = [.ascending("updatedAt")]
+        }
+        return remoteQuery
+    }
+}

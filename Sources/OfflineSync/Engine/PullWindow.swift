@@ -1,0 +1,51 @@
+/// The pages a pull asks for ahead of storing them: a pure value, from the request the one-at-a-time pager
+/// (``PullPager``) would send next to the requests that may be in flight with it.
+///
+/// - Page 0 is the pager's own request. Page `k ≥ 1` starts at the **last** record of page `k - 1`
+///   (`skip = base.skip + k × (pageSize − 1)`, `top = pageSize`): consecutive pages overlap by one record.
+/// - The pull stores pages in order. Page `k ≥ 1` is stored only when its first record equals the last record of
+///   the page stored before it (``continues(_:after:)``); then nothing between them can have been skipped, even if
+///   rows changed on the server between the two requests (a row that moves shifts every later position, and the
+///   shift shows at the overlap). Otherwise every page ahead is dropped and a new window starts from the pager's next
+///   request, which is as safe as a one-at-a-time pull.
+/// - Pages ahead are asked for only while the pages before came back full: a short page ends the window, and the
+///   pager confirms the end one request at a time.
+/// - `pageSize` is what the server is known to return per page: the pull's page size, or the server's own when it
+///   returned fewer records with a `nextLink` (v3), or, in a v2 dialect, the count of a short page that was not the
+///   last. It must be 2 or more to go ahead (an overlap of one record leaves nothing new in a page of one).
+struct PullWindow: Sendable, Hashable {
+    /// The pager's request: page 0.
+    let base: PullPager.Request
+    /// Records per page the server is known to return.
+    let pageSize: Int
+    /// How many more records the pull may store (a full pull with a `top`); nil when unbounded.
+    let remaining: Int?
+    /// Whether pages after page 0 may be asked for at all: more than one request may be in flight, and the page size
+    /// leaves something new in a page after its overlap and fits the pager's request.
+    let goesAhead: Bool
+
+    /// The window that starts with `base`, asking for pages of `pageSize` ahead when `maximumConcurrentRequests`
+    /// allows it.
+    init(base: PullPager.Request, pageSize: Int, remaining: Int?, maximumConcurrentRequests: Int) {
+        self.base = base
+        self.pageSize = pageSize
+        self.remaining = remaining
+        self.goesAhead = maximumConcurrentRequests > 1 && pageSize >= 2 && pageSize <= base.top
+    }
+
+    /// The request for page `index`, or nil when the window holds no such page (past the pull's `top`).
+    func request(_ index: Int) -> PullPager.Request? {
+        guard index > 0 else { return base }
+        guard goesAhead else { return nil }
+        let start = index * (pageSize - 1)
+        let top = remaining.map { min(pageSize, $0 - start) } ?? pageSize
+        guard top > 1 else { return nil }
+        return PullPager.Request(skip: base.skip + start, top: top, token: base.token)
+    }
+
+    /// Whether `page`, the page after one whose last record was `previousLast`, starts where that one ended.
+    static func continues(_ page: [JSONObject], after previousLast: JSONObject?) -> Bool {
+        guard let first = page.first, let previousLast else { return false }
+        return first == previousLast
+    }
+}

@@ -1,0 +1,212 @@
+/// Which queued operations a push may send now, with several in flight: a pure value, fed with the queue and with
+/// what each operation came to, that the push asks for its next operation.
+///
+/// The rules, in the order they are checked:
+/// - **One item, one at a time:** an operation is sent only once every earlier operation of its item (same table,
+///   id matched case-insensitively) finished.
+/// - **References:** an insert or update whose content refers to an item with a queued insert (see
+///   ``references(of:table:relations:)``) waits until that insert finished, and is refused when it failed; a delete
+///   waits until every queued operation whose content refers to its item finished. The push reports a waiting
+///   operation with ``park(_:until:)`` and a refused one by recording an error.
+/// - **Queue order otherwise:** among the operations these rules allow, the lowest id goes first, so one operation in
+///   flight sends them in queue order unless a reference says otherwise.
+/// - **Cycles:** when nothing is in flight and every operation left waits for another (a cycle of references), the
+///   lowest waiting id is released to go anyway (``releaseLowestParked()``): a cycle falls back to queue order.
+struct PushSchedule: Sendable {
+    /// How an operation ended, for the operations that wait for it.
+    enum Ending: Sendable, Hashable {
+        /// The server accepted it (or it counts as accepted).
+        case succeeded
+        /// It failed or was stopped; it stays queued.
+        case failed
+        /// It left the queue without being sent (resolved or folded meanwhile).
+        case gone
+    }
+
+    private struct Entry: Sendable {
+        var id: Int64
+        var kind: TableOperation.Kind
+        var item: String
+        var table: String
+        var itemId: String
+        var started = false
+        var finished = false
+        /// Released from a cycle: sent without looking at references.
+        var forced = false
+    }
+
+    private var entries: [Int64: Entry] = [:]
+    /// Operation ids in queue order; ``head`` skips the finished and started prefix.
+    private var order: [Int64] = []
+    private var head = 0
+    /// Unfinished operation ids per item key, in queue order.
+    private var unfinishedByItem: [String: [Int64]] = [:]
+    /// Unfinished inserts per item id key (any table): what references wait for.
+    private var pendingInserts: [String: [Int64]] = [:]
+    /// Failed inserts per item id key, with their table and id: what refuses the operations referring to them.
+    private var failedInserts: [String: (table: String, itemId: String)] = [:]
+    /// The id keys each unfinished insert or update refers to, once known.
+    private var referencesById: [Int64: Set<String>] = [:]
+    /// Parked operations and the operations each waits for.
+    private var parked: [Int64: Set<Int64>] = [:]
+    /// How many operations are in flight.
+    private(set) var inFlightCount = 0
+
+    /// Whether any operation is left to send or in flight.
+    var isEmpty: Bool { order.count == head && inFlightCount == 0 && parked.isEmpty }
+
+    /// The key of an item: its table and its id matched case-insensitively.
+    static func itemKey(table: String, itemId: String) -> String { table + "\u{0}" + ItemID.key(itemId) }
+
+    /// Adds operations read from the queue (ids greater than any added before), in queue order.
+    mutating func add(_ operations: [TableOperation]) {
+        for operation in operations where entries[operation.id] == nil {
+            let item = Self.itemKey(table: operation.table, itemId: operation.itemId)
+            entries[operation.id] = Entry(id: operation.id, kind: operation.kind, item: item, table: operation.table,
+                                          itemId: operation.itemId)
+            order.append(operation.id)
+            unfinishedByItem[item, default: []].append(operation.id)
+            if operation.kind == .insert { pendingInserts[ItemID.key(operation.itemId), default: []].append(operation.id) }
+        }
+    }
+
+    /// The lowest id that may be prepared now: not started, first of its item, not parked; nil when none.
+    mutating func nextCandidate() -> Int64? {
+        while head < order.count, let entry = entries[order[head]], entry.started || entry.finished { head += 1 }
+        for id in order[head...] {
+            guard let entry = entries[id], !entry.started, !entry.finished, parked[id] == nil else { continue }
+            if unfinishedByItem[entry.item]?.first == id { return id }
+        }
+        return nil
+    }
+
+    /// Up to `limit` ids after `id` that are neither started nor finished, in queue order: the run an attempted mark
+    /// may cover.
+    func upcoming(after id: Int64, limit: Int) -> [Int64] {
+        var result: [Int64] = []
+        for next in order[head...] where next > id {
+            guard result.count < limit else { break }
+            if let entry = entries[next], !entry.started, !entry.finished { result.append(next) }
+        }
+        return result
+    }
+
+    /// What the references of operation `id`, whose content refers to the id keys `references` (nil for a delete),
+    /// ask of it now.
+    enum Decision: Sendable, Hashable {
+        /// Send it.
+        case send
+        /// Wait for these operations to finish (``park(_:until:)``).
+        case wait([Int64])
+        /// Do not send it: it refers to an item whose insert failed (table, id).
+        case refuse(table: String, itemId: String)
+    }
+
+    /// Decides on operation `id` given what it would send; records its references for the deletes that wait for it.
+    mutating func decide(_ id: Int64, references: Set<String>) -> Decision {
+        guard let entry = entries[id] else { return .send }
+        if entry.kind != .delete { referencesById[id] = references }
+        if entry.forced { return .send }
+        let ownKey = ItemID.key(entry.itemId)
+        if entry.kind == .delete {
+            let referrers = unfinishedReferrers(of: ownKey, except: entry.item)
+            return referrers.isEmpty ? .send : .wait(referrers)
+        }
+        var waits: [Int64] = []
+        for reference in references where reference != ownKey {
+            if let inserts = pendingInserts[reference] {
+                waits += inserts.filter { entries[$0]?.item != entry.item }
+            }
+        }
+        if !waits.isEmpty { return .wait(waits) }
+        for reference in references.sorted() where reference != ownKey {
+            if let failed = failedInserts[reference] { return .refuse(table: failed.table, itemId: failed.itemId) }
+        }
+        return .send
+    }
+
+    /// The unfinished inserts and updates of other items whose references are not known yet: what a delete's
+    /// decision needs read first (``learn(_:references:)``).
+    func unknownReferences(forDeleteOf id: Int64) -> [Int64] {
+        guard let entry = entries[id], entry.kind == .delete else { return [] }
+        return order[head...].filter { other in
+            guard let candidate = entries[other] else { return false }
+            return !candidate.finished && candidate.kind != .delete && candidate.item != entry.item
+                && referencesById[other] == nil
+        }
+    }
+
+    /// Records what operation `id` refers to, read ahead of its turn.
+    mutating func learn(_ id: Int64, references: Set<String>) {
+        referencesById[id] = references
+    }
+
+    private func unfinishedReferrers(of key: String, except item: String) -> [Int64] {
+        referencesById.compactMap { id, references in
+            guard references.contains(key), let entry = entries[id], !entry.finished, entry.item != item else { return nil }
+            return id
+        }.sorted()
+    }
+
+    /// Holds operation `id` back until every operation of `waits` finished.
+    mutating func park(_ id: Int64, until waits: [Int64]) {
+        let open = Set(waits.filter { entries[$0].map { !$0.finished } ?? false })
+        if !open.isEmpty { parked[id] = open }
+    }
+
+    /// Releases the lowest parked operation to be sent whatever it refers to; false when none is parked. Call when
+    /// nothing is in flight and no candidate is left: the parked operations wait for each other.
+    mutating func releaseLowestParked() -> Bool {
+        guard let lowest = parked.keys.min() else { return false }
+        parked[lowest] = nil
+        entries[lowest]?.forced = true
+        return true
+    }
+
+    /// Marks operation `id` as sent.
+    mutating func started(_ id: Int64) {
+        entries[id]?.started = true
+        inFlightCount += 1
+    }
+
+    /// Marks operation `id` as finished (`wasStarted`: it was in flight), releasing the operations that waited for it.
+    mutating func finished(_ id: Int64, _ ending: Ending) {
+        guard var entry = entries[id], !entry.finished else { return }
+        if entry.started { inFlightCount -= 1 }
+        entry.finished = true
+        entries[id] = entry
+        referencesById[id] = nil
+        parked[id] = nil
+        if var ids = unfinishedByItem[entry.item] {
+            ids.removeAll { $0 == id }
+            unfinishedByItem[entry.item] = ids.isEmpty ? nil : ids
+        }
+        if entry.kind == .insert {
+            let key = ItemID.key(entry.itemId)
+            if var inserts = pendingInserts[key] {
+                inserts.removeAll { $0 == id }
+                pendingInserts[key] = inserts.isEmpty ? nil : inserts
+            }
+            if ending == .failed { failedInserts[key] = (entry.table, entry.itemId) }
+        }
+        for (waiting, var waits) in parked where waits.contains(id) {
+            waits.remove(id)
+            parked[waiting] = waits.isEmpty ? nil : waits
+        }
+    }
+
+    /// The id keys an item's content refers to: every top-level string field (other than `id` and the system
+    /// properties) and, for a declared relation of `table`, its field's string or strings.
+    static func references(of content: JSONObject?, table: String, relations: [TableRelation]) -> Set<String> {
+        guard let content else { return [] }
+        var keys = Set<String>()
+        for (name, value) in content where name != "id" && !SystemProperties.isSystemProperty(name) {
+            if case .string(let text) = value, ItemID.isValid(text) { keys.insert(ItemID.key(text)) }
+        }
+        for relation in relations where relation.table == table {
+            guard case .array(let values)? = content[relation.field] else { continue }
+            for case .string(let text) in values where ItemID.isValid(text) { keys.insert(ItemID.key(text)) }
+        }
+        return keys
+    }
+}

@@ -1,0 +1,144 @@
+extension SyncContext {
+    /// Pushes every pending operation, up to four at once (``PushSettings``). Throws PushError when any operation
+    /// failed; failed operations stay queued unless resolved.
+    ///
+    /// - Operations go in ascending id order across all tables, including those queued while the push runs, except
+    ///   that an operation waits for the earlier operations of its item and for the items it refers to
+    ///   (``PushSchedule``, ``TableRelation``): an insert without system properties, an update with `If-Match` from
+    ///   the local item's `version`, a delete with the version of its snapshot.
+    /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
+    /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
+    ///   cancellation of the calling task stops it: no new request leaves, the ones in flight finish and are
+    ///   recorded, and every unsent operation stays queued.
+    /// - The errors of the previous push are cleared when a push starts.
+    /// - Throws: ``PushError``; a data-source error as thrown by the store.
+    @discardableResult public func push() async throws -> PushResult {
+        try await push(settings: PushSettings())
+    }
+
+    /// Pushes every pending operation as ``push()`` does, with `settings.maximumConcurrentRequests` in flight.
+    @discardableResult public func push(settings: PushSettings) async throws -> PushResult {
+        try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: nil, settings: settings) } }
+    }
+
+    /// Pushes only the pending operations of `tables`, as ``push()`` does; the operations of other tables, and their
+    /// errors, stay as they are.
+    /// - Throws: ``SyncError`` for an invalid or reserved table name, before anything is sent; otherwise as
+    ///   ``push()``.
+    @discardableResult public func push(tables: Set<String>) async throws -> PushResult {
+        try await push(tables: tables, settings: PushSettings())
+    }
+
+    /// Pushes only the pending operations of `tables`, as ``push(tables:)`` does, with
+    /// `settings.maximumConcurrentRequests` in flight.
+    @discardableResult public func push(tables: Set<String>, settings: PushSettings) async throws -> PushResult {
+        for table in tables { try Self.validateTable(table) }
+        return try await recordingOutcome {
+            try await holding(syncGate) { try await pushQueue(tables: tables, settings: settings) }
+        }
+    }
+
+    /// The push itself, of `tables` (nil: every table); call while holding the sync gate.
+    ///
+    /// One loop prepares (under the write gate: read, decide, mark attempted durably), sends in child tasks, and
+    /// finishes each answer as it arrives (under the write gate again), asking a ``PushSchedule`` which operation may
+    /// go next. Reading the queue again when nothing is left picks up operations queued during the push.
+    func pushQueue(tables: Set<String>?, settings: PushSettings) async throws -> PushResult {
+        if let tables, tables.isEmpty { return PushResult(pushed: 0) }
+        let scope = tables.flatMap(Self.rows(of:))
+        try await holding(writeGate) { try await apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
+        let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
+        let limit = max(1, settings.maximumConcurrentRequests)
+        var schedule = PushSchedule()
+        // The whole queue in one read; later reads return only operations queued during the push.
+        let firstRead = try await queue.operations(after: 0)
+        var lastRead = firstRead.last?.id ?? 0
+        let firstBatch = firstRead.filter(inScope)
+        schedule.add(firstBatch)
+        let total = firstBatch.count
+        var errors: [TableOperationError] = []
+        var pushed = 0, done = 0
+        var stop: (reason: PushError.Reason, underlying: RemoteError?)?
+        var storeFailure: (any Error)?
+        var inFlightOperations: [Int64: PreparedOperation] = [:]
+        report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
+        func fail(_ reason: PushError.Reason, _ underlying: RemoteError? = nil) -> PushError {
+            report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
+            return PushError(reason: reason, errors: errors, underlying: underlying)
+        }
+        defer { markedAhead.removeAll() }
+        await withTaskGroup(of: (Int64, SentOperation).self) { group in
+            do {
+                while true {
+                    while stop == nil, schedule.inFlightCount < limit, let id = schedule.nextCandidate() {
+                        if Task.isCancelled {
+                            stop = (.cancelled, nil)
+                            break
+                        }
+                        let upcoming = schedule.upcoming(after: id, limit: Self.attemptMarkRun(afterSending: done) - 1)
+                        switch try await prepareToSend(id, upcoming: upcoming, schedule: &schedule) {
+                        case .gone:
+                            schedule.finished(id, .gone)
+                        case .wait(let others):
+                            schedule.park(id, until: others)
+                        case .ready(let prepared):
+                            schedule.started(id)
+                            inFlightOperations[id] = prepared
+                            group.addTask { (id, await self.send(prepared)) }
+                        }
+                    }
+                    if schedule.inFlightCount == 0 {
+                        if stop != nil { break }
+                        if schedule.releaseLowestParked() { continue }
+                        if Task.isCancelled {
+                            stop = (.cancelled, nil)
+                            break
+                        }
+                        let read = try await queue.operations(after: lastRead)
+                        guard let last = read.last?.id else { break }
+                        lastRead = last
+                        schedule.add(read.filter(inScope))
+                        continue
+                    }
+                    guard let (id, outcome) = await group.next() else { break }
+                    guard let prepared = inFlightOperations.removeValue(forKey: id) else { continue }
+                    switch try await finish(prepared, outcome) {
+                    case .pushed:
+                        pushed += 1
+                        schedule.finished(id, .succeeded)
+                    case .failed(let error):
+                        errors.append(error)
+                        schedule.finished(id, .failed)
+                    case .aborted(let reason, let underlying):
+                        schedule.finished(id, .failed)
+                        if stop == nil { stop = (reason, underlying) }
+                    }
+                    done += 1
+                    report(SyncProgress(activity: .push, phase: .advanced, completed: done, total: max(total, done), pages: 0))
+                }
+            } catch {
+                // The store failed: stop, and forget the operations still in flight (they are marked attempted, so a
+                // later push recognises whatever they did on the server).
+                storeFailure = error
+                group.cancelAll()
+                while let (id, _) = await group.next() { inFlight.remove(id) }
+            }
+        }
+        if let storeFailure {
+            _ = fail(.operationErrors)
+            throw storeFailure
+        }
+        if let stop { throw fail(stop.reason, stop.underlying) }
+        if !errors.isEmpty { throw fail(.operationErrors) }
+        report(SyncProgress(activity: .push, phase: .finished, completed: done, total: max(total, done), pages: 0))
+        return PushResult(pushed: pushed)
+    }
+
+    /// The filter of the engine rows (operations, errors) of `tables`; nil for no table.
+    private static func rows(of tables: Set<String>) -> Filter? {
+        let conditions = tables.sorted().map { Field("table") == .string($0) }
+        guard var filter = conditions.first else { return nil }
+        for condition in conditions.dropFirst() { filter = .or(filter, condition) }
+        return filter
+    }
+}
