@@ -6,7 +6,8 @@
 ///   id matched case-insensitively) finished.
 /// - **References:** an insert or update whose content refers to an item with a queued insert (see
 ///   ``references(of:table:relations:)``) waits until that insert finished, and is refused when it failed; a delete
-///   waits until every queued operation whose content refers to its item finished. The push reports a waiting
+///   waits until every queued operation whose content refers to its item finished, and every queued operation of a
+///   table declared to refer to its table (which may be the one that stops referring to it). The push reports a waiting
 ///   operation with ``park(_:until:)`` and a refused one by recording an error.
 /// - **Queue order otherwise:** among the operations these rules allow, the lowest id goes first, so one operation in
 ///   flight sends them in queue order unless a reference says otherwise.
@@ -35,6 +36,8 @@ struct PushSchedule: Sendable {
         var forced = false
     }
 
+    /// The tables whose items refer to items of a table (declared relations), by the referred table.
+    private let referringTables: [String: Set<String>]
     private var entries: [Int64: Entry] = [:]
     /// Operation ids in queue order; ``head`` skips the finished and started prefix.
     private var order: [Int64] = []
@@ -51,6 +54,11 @@ struct PushSchedule: Sendable {
     private var parked: [Int64: Set<Int64>] = [:]
     /// How many operations are in flight.
     private(set) var inFlightCount = 0
+
+    /// Creates an empty schedule that also keeps the declared `relations` in order.
+    init(relations: [TableRelation] = []) {
+        referringTables = Dictionary(grouping: relations, by: \.referencedTable).mapValues { Set($0.map(\.table)) }
+    }
 
     /// Whether any operation is left to send or in flight.
     var isEmpty: Bool { order.count == head && inFlightCount == 0 && parked.isEmpty }
@@ -110,7 +118,8 @@ struct PushSchedule: Sendable {
         let ownKey = ItemID.key(entry.itemId)
         if entry.kind == .delete {
             let referrers = unfinishedReferrers(of: ownKey, except: entry.item)
-            return referrers.isEmpty ? .send : .wait(referrers)
+                + unfinishedOperations(in: referringTables[entry.table] ?? [], except: entry.item)
+            return referrers.isEmpty ? .send : .wait(Array(Set(referrers)).sorted())
         }
         var waits: [Int64] = []
         for reference in references where reference != ownKey {
@@ -146,6 +155,16 @@ struct PushSchedule: Sendable {
             guard references.contains(key), let entry = entries[id], !entry.finished, entry.item != item else { return nil }
             return id
         }.sorted()
+    }
+
+    /// The unfinished operations of `tables` other than those of `item`: what may still refer to an item, or stop
+    /// referring to it, on the server (a declared relation).
+    private func unfinishedOperations(in tables: Set<String>, except item: String) -> [Int64] {
+        guard !tables.isEmpty else { return [] }
+        return order[head...].filter { id in
+            guard let entry = entries[id] else { return false }
+            return !entry.finished && entry.item != item && tables.contains(entry.table)
+        }
     }
 
     /// Holds operation `id` back until every operation of `waits` finished.

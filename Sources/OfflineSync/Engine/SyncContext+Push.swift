@@ -49,7 +49,7 @@ extension SyncContext {
         try await holding(writeGate) { try await apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         let limit = max(1, settings.maximumConcurrentRequests)
-        var schedule = PushSchedule()
+        var schedule = PushSchedule(relations: relations)
         // The whole queue in one read; later reads return only operations queued during the push.
         let firstRead = try await queue.operations(after: 0)
         var lastRead = firstRead.last?.id ?? 0
