@@ -12,6 +12,8 @@ struct PullRun: Sendable {
     var knownPageSize: Int
     /// The last delta token stored with a page whose apply did not wait for durability.
     var undurableToken: StoreChange?
+    /// How many records the last short page held, while no page since was full.
+    private var lastShortPage: Int?
 
     init(query: Query, queryId: String?, settings: PullSettings, pager: PullPager, tokenReset: Bool) {
         self.query = query
@@ -21,6 +23,16 @@ struct PullRun: Sendable {
         self.tokenReset = tokenReset
         self.total = query.top
         self.knownPageSize = settings.pageSize
+    }
+
+    /// Learns the server's page size from a page that held fewer records than asked: at once when the page links to
+    /// a next one (v3), or when two short pages in a row held the same count (v2 has no links: a single short page
+    /// may as well be the last).
+    mutating func learnPageSize(fromShortPage page: RemotePage) {
+        let count = page.items.count
+        guard count >= 2 else { return }
+        if page.nextLink != nil || lastShortPage == count { knownPageSize = count }
+        lastShortPage = count
     }
 
     /// The progress report of `phase` as the pull stands.

@@ -125,11 +125,7 @@ extension SyncContext {
                     try await store(page, dropFirst: stored > 0, run: &run)
                     let asked = window.request(stored)?.top ?? 0
                     let full = page.items.count >= min(asked, window.pageSize)
-                    if !full, page.items.count >= 2 {
-                        // Fewer than asked: the end, or the server's page size; the next window starts one page at a
-                        // time, so taking it for the page size loses nothing if it was the end.
-                        run.knownPageSize = page.items.count
-                    }
+                    if !full { run.learnPageSize(fromShortPage: page) }
                     guard full, run.pager.nextRequest != nil else { return }
                     previousLast = page.items.last
                     stored += 1
