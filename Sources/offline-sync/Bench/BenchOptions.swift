@@ -6,7 +6,7 @@ struct BenchOptions: Sendable, Equatable {
     enum Suite: String, Sendable {
         /// D0 and W1 to W7, the store benchmark compare.sh reads.
         case store
-        /// S1 and S2 alone: pull and push through `SyncContext` (they also end the store suite).
+        /// S1 to S4 alone: pull and push through `SyncContext`, S3 and S4 at 50 ms a request (they also end the store suite).
         case sync
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
@@ -38,8 +38,8 @@ struct BenchOptions: Sendable, Equatable {
                           queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1, S2 (sync);
-                          sync: S1, S2 alone; json: J1, J2
+          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1-S4 (sync);
+                          sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -108,6 +108,8 @@ struct BenchSizes: Sendable, Equatable {
     let observedWrites: Int
     /// Records S1 pulls, operations S2 pushes.
     let syncPullRecords, syncPushOperations: Int
+    /// Operations S3 pushes and records S4 pulls over the simulated network (50 ms a request).
+    let networkPushOperations, networkPullRecords: Int
     /// Records parsed and written by J1 and J2.
     let jsonRecords: Int
     /// Times each JSON codec runs; the median is reported.
@@ -135,6 +137,8 @@ struct BenchSizes: Sendable, Equatable {
         observedWrites = max(500 / divisor, 10)
         syncPullRecords = 100_000 / divisor
         syncPushOperations = 10_000 / divisor
+        networkPushOperations = max(1000 / divisor, 8)
+        networkPullRecords = max(20_000 / divisor, 50)
         jsonRecords = 100_000 / divisor
         jsonRepeats = 3
     }

@@ -50,15 +50,17 @@ struct BenchRunner {
         case .sync:
             try await runSyncPull()
             try await runSyncPush()
+            try await runNetworkPush()
+            try await runNetworkPull()
         case .json: try runJSONSuite()
         }
         report.finish()
     }
 
-    /// D0 and W1 to W7, in the store benchmark's order, then O1 (observed writes) and the sync workloads S1 and S2.
+    /// D0 and W1 to W7, in the store benchmark's order, then O1 (observed writes) and the sync workloads S1 to S4.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 11
+        let total = 13
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -89,6 +91,10 @@ struct BenchRunner {
         try await runSyncPull()
         step("S2 sync push")
         try await runSyncPush()
+        step("S3 push over a network")
+        try await runNetworkPush()
+        step("S4 pull over a network")
+        try await runNetworkPull()
         progress?.label = "bench"
         progress?.finish(done: done, total: total)
     }
@@ -129,7 +135,7 @@ struct BenchRunner {
         if ownsRoot {
             try? FileManager.default.removeItem(at: root)
         } else {
-            for name in ["d0", "w1", "w2", "w3", "s1", "s2"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
+            for name in ["d0", "w1", "w2", "w3", "s1", "s2", "s3", "s4"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
         }
     }
 }

@@ -17,6 +17,8 @@ struct BenchRunTests {
         "w7_peak_rss_mb": "MiB", "w1_commit_p50_us": "us", "w1_commit_p99_us": "us", "w2_write_p50_us": "us",
         "w2_write_p99_us": "us", "w5_query_p99_us": "us", "w7_base_rss_mb": "MiB",
         "s1_pull_records_per_s": "records/s", "s2_push_ops_per_s": "ops/s",
+        "s3_push_s": "s", "s3_one_at_a_time_s": "s", "s3_speedup": "x",
+        "s4_pull_s": "s", "s4_one_at_a_time_s": "s", "s4_speedup": "x",
         "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms",
     ]
 
@@ -47,7 +49,7 @@ struct BenchRunTests {
         let summary = try #require(lines.last)
         guard case .object(let all) = try JSONValue(parsing: summary) else { Issue.record("no summary"); return }
         #expect(Set(all.keys) == Set(Self.expectedMetrics.keys))
-        let workloadDirectories = ["d0", "w1", "w2", "w3", "s1", "s2"].filter {
+        let workloadDirectories = ["d0", "w1", "w2", "w3", "s1", "s2", "s3", "s4"].filter {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
         }
         #expect(workloadDirectories.isEmpty)
