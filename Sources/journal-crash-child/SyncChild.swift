@@ -69,12 +69,24 @@ enum SyncChild {
                 }
             }
             if random.next() % 3 != 0 {
-                do { try await context.push(); output("push ok") } catch { output("push failed \(error)") }
+                do { try await context.push(settings: Self.inFlight); output("push ok") } catch { output("push failed \(error)") }
             }
             if random.next() % 6 == 0 {
-                do { try await items.pull(queryId: "all"); output("pull ok") } catch { output("pull failed \(error)") }
+                do { try await items.pull(queryId: "all", settings: Self.pullInFlight); output("pull ok") } catch { output("pull failed \(error)") }
             }
         }
+    }
+}
+
+extension SyncChild {
+    /// The soak pushes with eight operations in flight, the most a push is tested with.
+    static let inFlight = PushSettings(maximumConcurrentRequests: 8)
+
+    /// The soak's pulls fetch eight pages at once.
+    static var pullInFlight: PullSettings {
+        var settings = PullSettings()
+        settings.maximumConcurrentRequests = 8
+        return settings
     }
 }
 
