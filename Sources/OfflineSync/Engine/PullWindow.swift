@@ -13,7 +13,7 @@
 /// - `pageSize` is what the server is known to return per page: the pull's page size, or the server's own when it
 ///   returned fewer records with a `nextLink` (v3), or, in a v2 dialect, the count of a short page that was not the
 ///   last. It must be 2 or more to go ahead (an overlap of one record leaves nothing new in a page of one).
-struct PullWindow: Sendable, Hashable {
+struct PullWindow: Sendable {
     /// The pager's request: page 0.
     let base: PullPager.Request
     /// Records per page the server is known to return.
@@ -23,6 +23,9 @@ struct PullWindow: Sendable, Hashable {
     /// Whether pages after page 0 may be asked for at all: more than one request may be in flight, and the page size
     /// leaves something new in a page after its overlap and fits the pager's request.
     let goesAhead: Bool
+    /// For an incremental pull, the newer token later pages are asked from: page `index`'s last record stands at
+    /// `position` among the records at or after `token` (see ``rebase(afterPage:token:position:)``).
+    private var rebased: (index: Int, token: Int64, position: Int)?
 
     /// The window that starts with `base`, asking for pages of `pageSize` ahead when `maximumConcurrentRequests`
     /// allows it.
@@ -37,10 +40,23 @@ struct PullWindow: Sendable, Hashable {
     func request(_ index: Int) -> PullPager.Request? {
         guard index > 0 else { return base }
         guard goesAhead else { return nil }
+        if let rebased, index > rebased.index {
+            return PullPager.Request(skip: rebased.position + (index - rebased.index - 1) * (pageSize - 1), top: pageSize,
+                                     token: rebased.token)
+        }
         let start = index * (pageSize - 1)
         let top = remaining.map { min(pageSize, $0 - start) } ?? pageSize
         guard top > 1 else { return nil }
         return PullPager.Request(skip: base.skip + start, top: top, token: base.token)
+    }
+
+    /// Asks for the pages after `index` from `token`, where page `index`'s last record stands at `position`: so that
+    /// an incremental pull's requests skip only the records since its latest stored page, as a server's cost grows
+    /// with `$skip`. The overlap check still holds across the two bases; when the position is wrong (records without
+    /// `updatedAt`, or rows that changed) the next page does not continue the last one and the window ends.
+    mutating func rebase(afterPage index: Int, token: Int64, position: Int) {
+        guard base.token != nil, position >= 0 else { return }
+        rebased = (index, token, position)
     }
 
     /// Whether `page`, the page after one whose last record was `previousLast`, starts where that one ended.

@@ -27,9 +27,9 @@ extension SyncContext {
     }
 
     /// Re-reads the operation (it may have been resolved since the batch was read), reads its item, asks `schedule`
-    /// whether its references let it go, marks it attempted (with a run of `upcoming` operations) when it is not
-    /// marked for this content yet, and marks it in flight.
-    func prepareToSend(_ id: Int64, upcoming: [Int64], schedule: inout PushSchedule) async throws -> PreparedStep {
+    /// whether its references let it go, marks it attempted (with the operations after it, `markRun` in all) when it
+    /// is not marked for this content yet, and marks it in flight.
+    func prepareToSend(_ id: Int64, markRun: Int, schedule: inout PushSchedule) async throws -> PreparedStep {
         try await holding(writeGate) {
             // An operation marked ahead of its turn, and its item, are as the store holds them: no need to read them.
             let ahead = markedAhead.take(id)
@@ -92,6 +92,7 @@ extension SyncContext {
                     "Not sent: the item refers to \(table) \(itemId), whose insert failed in this push; resolve that operation and push again."))
             }
             if operation.needsMark(sending: content) {
+                let upcoming = schedule.upcoming(after: id, limit: markRun - 1)
                 let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming[...])
                 try await apply(marks.changes)
                 for entry in marks.ahead { markedAhead.remember(entry.operation, item: entry.item) }

@@ -12,18 +12,26 @@ extension SyncContext {
     }
 
     /// Replaces `item` locally (creating it when absent) and queues or collapses an update.
-    func update(_ item: JSONObject, table: String) async throws -> JSONObject {
+    /// - Parameter fillingSystemProperties: take the system properties `item` lacks from the local item as the write
+    ///   step reads it (a typed model that does not hold them), never from an earlier read that a pull may have made
+    ///   stale.
+    func update(_ item: JSONObject, table: String, fillingSystemProperties: Bool = false) async throws -> JSONObject {
         try Self.validateTable(table)
         _ = try Self.itemID(of: item, table: table)
         try Self.validateContent(item, table: table)
-        return try await writeOne { try await stage(.update, table: table, item: item, into: &$0) }
+        return try await writeOne {
+            try await stage(.update, table: table, item: item, fillingSystemProperties: fillingSystemProperties, into: &$0)
+        }
     }
 
     /// Deletes the item locally and queues or collapses a delete carrying `item` as its snapshot.
-    func delete(_ item: JSONObject, table: String) async throws {
+    /// - Parameter fillingSystemProperties: as for ``update(_:table:fillingSystemProperties:)``.
+    func delete(_ item: JSONObject, table: String, fillingSystemProperties: Bool = false) async throws {
         try Self.validateTable(table)
         _ = try Self.itemID(of: item, table: table)
-        _ = try await writeOne { try await stage(.delete, table: table, item: item, into: &$0) }
+        _ = try await writeOne {
+            try await stage(.delete, table: table, item: item, fillingSystemProperties: fillingSystemProperties, into: &$0)
+        }
     }
 
     /// Stages one write and applies it, holding the write gate.

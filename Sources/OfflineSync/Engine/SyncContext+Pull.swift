@@ -98,7 +98,10 @@ extension SyncContext {
         let limit = max(1, run.settings.maximumConcurrentRequests)
         let remote = remote
         try await withThrowingTaskGroup(of: (Int, Result<RemotePage, any Error>).self) { group in
+            var window = window
             var requested = 0, outstanding = 0, stored = 0, goAhead = false
+            // The latest token stored and how many stored records at the end hold it (incremental pulls).
+            var tail: (token: Int64, count: Int)?
             var received: [Int: Result<RemotePage, any Error>] = [:]
             var previousLast: JSONObject?
             defer { group.cancelAll() }
@@ -123,6 +126,10 @@ extension SyncContext {
                     try Task.checkCancellation()
                     if stored > 0, !PullWindow.continues(page.items, after: previousLast) { return }
                     try await store(page, dropFirst: stored > 0, run: &run)
+                    if window.base.token != nil {
+                        tail = Self.tail(after: stored > 0 ? Array(page.items.dropFirst()) : page.items, tail)
+                        if let tail, tail.token == run.pager.token { window.rebase(afterPage: stored, token: tail.token, position: tail.count - 1) }
+                    }
                     let asked = window.request(stored)?.top ?? 0
                     let full = page.items.count >= min(asked, window.pageSize)
                     if !full { run.learnPageSize(fromShortPage: page) }
@@ -133,6 +140,16 @@ extension SyncContext {
                 }
             }
         }
+    }
+
+    /// The latest `updatedAt` among `items` (a page in `updatedAt` order) and how many records at the end of what is
+    /// stored hold it, given the same for what was stored before.
+    private static func tail(after items: [JSONObject], _ previous: (token: Int64, count: Int)?) -> (token: Int64, count: Int)? {
+        let instants = items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }
+        guard let latest = instants.max() else { return previous }
+        let holding = instants.filter { $0 == latest }.count
+        if let previous, previous.token == latest { return (latest, previous.count + holding) }
+        return (latest, holding)
     }
 
     /// Stores one fetched page (without its first record when it overlaps the page before) and reports progress.

@@ -75,8 +75,7 @@ extension SyncContext {
                             stop = (.cancelled, nil)
                             break
                         }
-                        let upcoming = schedule.upcoming(after: id, limit: Self.attemptMarkRun(afterSending: done) - 1)
-                        switch try await prepareToSend(id, upcoming: upcoming, schedule: &schedule) {
+                        switch try await prepareToSend(id, markRun: Self.attemptMarkRun(afterSending: done), schedule: &schedule) {
                         case .gone:
                             schedule.finished(id, .gone)
                         case .wait(let others):

@@ -40,13 +40,13 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
 
     /// Replaces the model locally and queues (or collapses into) an update; returns it as stored.
     @discardableResult public func update(_ model: Model) async throws -> Model {
-        let item = try await withSystemProperties(try coding.item(from: model))
-        return try coding.model(Model.self, from: try await table.update(item))
+        let item = try coding.item(from: model)
+        return try coding.model(Model.self, from: try await table.context.update(item, table: name, fillingSystemProperties: true))
     }
 
     /// Deletes the model locally and queues a delete (with the local `version` as `If-Match`).
     public func delete(_ model: Model) async throws {
-        try await table.delete(try await withSystemProperties(try coding.item(from: model)))
+        try await table.context.delete(try coding.item(from: model), table: name, fillingSystemProperties: true)
     }
 
     /// The local model with `id`, or nil.
@@ -86,15 +86,5 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
     /// Purges local items; see ``SyncTable/purge(_:force:)``.
     public func purge(_ query: Query? = nil, force: Bool = false) async throws {
         try await table.purge(query, force: force)
-    }
-
-    /// Adds the system properties of the stored item that the model's encoding lacks.
-    private func withSystemProperties(_ item: JSONObject) async throws -> JSONObject {
-        guard let id = item["id"]?.stringValue, ItemID.isValid(id), let stored = try await table.read(id: id) else { return item }
-        var item = item
-        for name in SystemProperties.names where item[name] == nil {
-            if let value = stored[name] { item[name] = value }
-        }
-        return item
     }
 }

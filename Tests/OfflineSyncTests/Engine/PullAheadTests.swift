@@ -29,12 +29,16 @@ struct PullAheadTests {
         await remote.setLatency(.milliseconds(2))
         try await SyncContext(dataSource: ahead.dataSource, remote: probe).table("TodoItem")
             .pull(queryId: queryId, settings: PullSettings(pageSize: 50))
+        await remote.setLatency(.zero)
         try await SyncContext(dataSource: oneByOne.dataSource, remote: remote).table("TodoItem")
             .pull(queryId: queryId, settings: PullSettings(pageSize: 50).oneAtATime())
         #expect(try await Self.stored(ahead) == Self.stored(oneByOne))
         #expect(try await Self.stored(ahead).count == 437)
         #expect(await probe.maximumInFlight == 4)
         if let queryId {
+            // The pages ahead are asked from the latest stored token, so no request skips more than the window holds.
+            let skips = await remote.requestLog.compactMap(\.query?.skip)
+            #expect((skips.max() ?? 0) <= 4 * 49, "skips: \(skips)")
             let tokenAhead = try await DeltaTokenStore.token(table: "TodoItem", queryId: queryId, in: ahead.dataSource)
             #expect(tokenAhead == (try await DeltaTokenStore.token(table: "TodoItem", queryId: queryId, in: oneByOne.dataSource)))
         }
