@@ -221,7 +221,7 @@ struct MigrationTests {
     struct TodoItem: Codable, Sendable, Equatable {
         var id: String?
         var text: String
-        var priority: Int
+        var priority = 0
     }
 
     @Test(arguments: StoreKind.allCases)
