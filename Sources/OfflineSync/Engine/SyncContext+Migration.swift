@@ -31,7 +31,8 @@ extension SyncContext {
                 changes.append(MigrationVersionStore.saving(target))
                 try await apply(changes)
                 for table in plan.tables { ownVersions.forgetAll(table: table) }
-                operationIndex = OperationIndex(try await queue.operations())
+                operationIndex = nil
+                _ = try await loadedOperationIndex()
             }
         }
     }
