@@ -53,6 +53,31 @@ struct EraseFilesTests {
         try await reopened.close()
     }
 
+    @Test func whenAnOldFileCannotBeDeletedEraseThrowsWithEverythingErasedAndASecondEraseFinishes() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, fileSystem: fileSystem)
+        let remote = InMemoryRemote()
+        let context = SyncContext(dataSource: store, remote: remote)
+        try await Self.fill(context, store: store, remote: remote)
+        fileSystem.fail(.remove, errno: 13, pathContains: "journal.")
+        await #expect(throws: JournalError.self) { try await context.erase() }
+        #expect(try await Self.heldRows(store) == 0)
+        #expect(try await context.pendingOperations().isEmpty)
+        func journals() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: directory.storePath).filter { $0.hasPrefix("journal.") }
+        }
+        // The old journal could not be deleted, but it was overwritten with zeros first.
+        #expect(try journals().count == 2)
+        #expect(try Self.files(in: directory.store, holding: Self.marker) == [])
+
+        try await context.erase()
+        #expect(try journals().count == 1)
+        #expect(try Self.files(in: directory.store, holding: Self.marker) == [])
+        try await store.close()
+    }
+
     /// What a run of the erase workload got done before the power failed.
     struct Run {
         var filled = false
