@@ -101,5 +101,19 @@ extension DataSourceConformance {
             await expect.throwsError("read(table:id:) of \"a/b\"") { _ = try await store.read(table: "a/b", id: "1") }
             await expect.throwsError("read(query) of \"a b\"") { _ = try await store.read(Query(table: "a b")) }
         },
+        Check("tableNames lists the tables holding items, when the store lists them") { store, expect in
+            try await store.apply([.upsert(table: "A", items: [["id": "1"]]), .upsert(table: "__config", items: [["id": "c"]]),
+                                   .upsert(table: "Emptied", items: [["id": "1"]]), .delete(table: "Emptied", ids: ["1"])])
+            let names: [String]
+            do {
+                names = try await store.tableNames()
+            } catch let error as DataSourceError where error.code == .unsupported {
+                return   // optional: such a store cannot be erased by SyncContext.erase(), which says so
+            }
+            expect.that(names.contains("A") && names.contains("__config"), "table names \(names) lack A or __config")
+            expect.that(!names.contains("Emptied"), "table names \(names) list an emptied table")
+            try await store.discardDeletedData()
+            expect.equal(try await store.read(table: "A", id: "1"), ["id": "1"], "item after discardDeletedData")
+        },
     ]
 }

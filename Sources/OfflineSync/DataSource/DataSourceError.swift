@@ -49,6 +49,13 @@ public struct DataSourceError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
+extension DataSourceError {
+    /// The store does not implement something the caller needs; `what` names it.
+    public static func unsupported(_ what: String) -> DataSourceError {
+        DataSourceError(.unsupported, table: nil, "This data source does not support \(what); implement it in the data source.")
+    }
+}
+
 extension NamedCode where Domain == DataSourceError {
     /// The table name breaks the rules of ``TableName``.
     public static var invalidTableName: Self { Self(rawValue: "invalidTableName") }
@@ -60,4 +67,6 @@ extension NamedCode where Domain == DataSourceError {
     public static var invalidQuery: Self { Self(rawValue: "invalidQuery") }
     /// An ``IndexDefinition`` given to a store is invalid (no fields, a bad field name, …).
     public static var invalidIndex: Self { Self(rawValue: "invalidIndex") }
+    /// The store does not implement an optional requirement of ``SyncContextDataSource`` the caller needs.
+    public static var unsupported: Self { Self(rawValue: "unsupported") }
 }

@@ -42,4 +42,9 @@ public actor InMemoryDataSource: SyncContextDataSource {
         try TableSet.validate(changes)
         tables.apply(changes)
     }
+
+    /// The names of the tables that hold at least one item.
+    public func tableNames() async throws -> [String] {
+        tables.tableNames
+    }
 }

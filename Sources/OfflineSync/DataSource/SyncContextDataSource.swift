@@ -27,6 +27,14 @@ public protocol SyncContextDataSource: Sendable {
     /// than the next ``apply(_:)`` does, and a crash never keeps a later change without this one. The default
     /// implementation calls ``apply(_:)``.
     func applyDeferringDurability(_ changes: [StoreChange]) async throws
+    /// The names of the tables that hold at least one item, the engine's `__` tables included, in any order.
+    /// ``SyncContext/erase()`` deletes each of them. The default implementation throws
+    /// ``DataSourceError/Code/unsupported``: a store that cannot list its tables cannot be erased.
+    func tableNames() async throws -> [String]
+    /// Removes from the store's files every byte of the items it no longer holds, so that nothing deleted can be read
+    /// back from them; ``SyncContext/erase()`` calls it after deleting everything. The default implementation does
+    /// nothing, which suits a store that keeps nothing on disk.
+    func discardDeletedData() async throws
 }
 
 extension SyncContextDataSource {
@@ -34,4 +42,12 @@ extension SyncContextDataSource {
     public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
         try await apply(changes)
     }
+
+    /// Throws ``DataSourceError/Code/unsupported``: implement it to let ``SyncContext/erase()`` work on your store.
+    public func tableNames() async throws -> [String] {
+        throw DataSourceError.unsupported("listing its tables (tableNames()), which SyncContext.erase() needs")
+    }
+
+    /// Does nothing.
+    public func discardDeletedData() async throws {}
 }

@@ -29,16 +29,26 @@ extension SyncContext {
                     throw SyncError.purgeBlocked(table: table, pendingOperations: operations.count)
                 }
                 ownVersions.forgetAll(table: table)
-                guard let query, query.skip != nil || query.top != nil || !query.orderBy.isEmpty else {
-                    try await apply([.deleteAll(table: table, matching: query?.filter)])
-                    return
-                }
-                var selection = query
-                selection.select = ["id"]
-                selection.includeTotalCount = false
-                let ids = try await dataSource.read(selection).items.compactMap { $0["id"]?.stringValue }
-                if !ids.isEmpty { try await apply([.delete(table: table, ids: ids)]) }
+                guard let removal = try await purgeRemoval(table: table, query: query) else { return }
+                // Every incremental query of the table may have brought a purged row in: its token would keep the
+                // next pull from bringing the row back, so it goes with the rows (tokens keep only a digest of their
+                // filter, so no token can be shown to exclude them).
+                try await apply([removal, DeltaTokenStore.removingAll(table: table)])
             }
         }
+    }
+
+    /// The change that deletes the local items `query` selects, nil when it selects none.
+    private func purgeRemoval(table: String, query: Query?) async throws -> StoreChange? {
+        guard let query, query.skip != nil || query.top != nil || !query.orderBy.isEmpty else {
+            let count = Query(table: table, filter: query?.filter, top: 0, includeTotalCount: true)
+            guard try await dataSource.read(count).totalCount ?? 0 > 0 else { return nil }
+            return .deleteAll(table: table, matching: query?.filter)
+        }
+        var selection = query
+        selection.select = ["id"]
+        selection.includeTotalCount = false
+        let ids = try await dataSource.read(selection).items.compactMap { $0["id"]?.stringValue }
+        return ids.isEmpty ? nil : .delete(table: table, ids: ids)
     }
 }

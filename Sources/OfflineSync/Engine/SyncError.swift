@@ -18,7 +18,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence saying what is wrong and what to do.
     public let description: String
 
-    private init(_ code: Code, table: String?, itemId: String? = nil, operationId: Int64? = nil, _ description: String) {
+    init(_ code: Code, table: String?, itemId: String? = nil, operationId: Int64? = nil, _ description: String) {
         self.code = code
         self.table = table
         self.itemId = itemId

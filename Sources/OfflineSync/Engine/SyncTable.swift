@@ -93,7 +93,9 @@ public struct SyncTable: Sendable {
     }
 
     /// Deletes local items: those matching `query` (default: all) when the table has no pending operation;
-    /// with `force: true`, the whole table with its pending operations, their errors and its delta tokens.
+    /// with `force: true`, the whole table with its pending operations and their errors. A purge that deletes any
+    /// item resets every delta token of the table, so that the next incremental pull of each query brings back what
+    /// the server still has; tokens of other tables stay.
     /// - Throws: ``SyncError/purgeBlocked(table:pendingOperations:)``,
     ///   ``SyncError/forcePurgeWithQuery(table:)``.
     public func purge(_ query: Query? = nil, force: Bool = false) async throws {

@@ -20,8 +20,10 @@ extension JournalDataSource {
     /// keeps as they lie in the file, instead of replaying the journal.
     static let compactionOnCloseBytes: Int64 = 1 << 20
 
-    /// ``compact()``; `closing` lets ``close()`` compact after it has refused further calls.
-    func compact(closing: Bool) async throws(JournalError) {
+    /// ``compact()``; `closing` lets ``close()`` compact after it has refused further calls. With `discarding`, step 5
+    /// overwrites with zeros and deletes every file of the store the new manifest does not name (see
+    /// ``discardObsoleteFiles(keeping:)``), and throws when it cannot.
+    func compact(closing: Bool, discarding: Bool = false) async throws(JournalError) {
         func check() throws(JournalError) {
             if closing { if let failure { throw failure } } else { try checkWritable() }
         }
@@ -55,6 +57,7 @@ extension JournalDataSource {
         try final.write(layout, fileSystem: fileSystem)
         manifest = final
         snapshotBytes = snapshotSize
+        if discarding { return try discardObsoleteFiles(keeping: final) }
         var obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
         if let old = previous.snapshot { obsolete.append(layout.snapshotPath(old)) }
         for path in obsolete { try? fileSystem.remove(path) }

@@ -11,14 +11,75 @@ struct PurgeTests {
         return fixture
     }
 
+    private func token(_ fixture: EngineFixture, _ queryId: String, table: String = "TodoItem") async throws -> Int64? {
+        try await DeltaTokenStore.token(table: table, queryId: queryId, in: fixture.store.dataSource)
+    }
+
     @Test(arguments: StoreKind.allCases)
-    func purgeWithAQueryDeletesOnlyMatches(_ kind: StoreKind) async throws {
+    func purgeWithAQueryDeletesOnlyMatchesAndTheNextPullBringsThemBack(_ kind: StoreKind) async throws {
         let fixture = try await pulled(kind)
         var query = fixture.todo.query()
         query.filter = Field("text") == "DELETE"
         try await fixture.todo.purge(query)
         #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["B"])
-        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource) != nil)
+        #expect(try await token(fixture, "q") == nil)
+        try await fixture.todo.pull(queryId: "q")
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["A", "B", "C"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func purgeOfTheWholeTableResetsEveryIncrementalQueryOfIt(_ kind: StoreKind) async throws {
+        let fixture = try await pulled(kind)
+        var keep = fixture.todo.query()
+        keep.filter = Field("text") == "KEEP"
+        try await fixture.todo.pull(keep, queryId: "keep")
+        try await fixture.todo.purge()
+        #expect(try await token(fixture, "q") == nil)
+        #expect(try await token(fixture, "keep") == nil)
+        try await fixture.todo.pull(keep, queryId: "keep")
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["B"])
+        try await fixture.todo.pull(queryId: "q")
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["A", "B", "C"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func purgeOfOneQuerysRowsResetsAnotherQueryThatAlsoCoveredThem(_ kind: StoreKind) async throws {
+        let fixture = try await pulled(kind)
+        var doomed = fixture.todo.query()
+        doomed.filter = Field("text") == "DELETE"
+        try await fixture.todo.pull(doomed, queryId: "doomed")
+        try await fixture.todo.purge(doomed)
+        #expect(try await token(fixture, "doomed") == nil)
+        // "q" (every row) brought A and C in too: without its reset it would never bring them back.
+        try await fixture.todo.pull(queryId: "q")
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["A", "B", "C"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func purgeKeepsTheTokensOfOtherTables(_ kind: StoreKind) async throws {
+        let fixture = try await pulled(kind)
+        await fixture.remote.seed([["id": "o"]], table: "Other")
+        try await fixture.context.table("Other").pull(queryId: "q")
+        let before = try await token(fixture, "q", table: "Other")
+        try await fixture.todo.purge()
+        #expect(before != nil)
+        #expect(try await token(fixture, "q", table: "Other") == before)
+        try await fixture.todo.purge(force: true)
+        #expect(try await token(fixture, "q", table: "Other") == before)
+        #expect(try await fixture.rows("Other").count == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPurgeThatDeletesNothingKeepsTheTokens(_ kind: StoreKind) async throws {
+        let fixture = try await pulled(kind)
+        var none = fixture.todo.query()
+        none.filter = Field("text") == "NONE"
+        try await fixture.todo.purge(none)
+        none.top = 1
+        none.orderBy = [.ascending("id")]
+        try await fixture.todo.purge(none)
+        #expect(try await token(fixture, "q") != nil)
+        #expect(try await fixture.rows("TodoItem").count == 3)
     }
 
     @Test(arguments: StoreKind.allCases)
