@@ -68,8 +68,7 @@ extension SyncContext {
                     return .ready(PreparedOperation(operation: operation, body: nil, problem:
                         "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."))
                 }
-                try await apply(folded.changes)
-                for removed in folded.removed { operationIndex?.remove(removed) }
+                try await apply(folded)
                 operation = merged
                 body = merged.item
             }
@@ -189,9 +188,7 @@ extension SyncContext {
             let failure: (status: Int?, message: String, serverItem: JSONObject?)
             switch outcome {
             case .abort(let reason, let underlying):
-                let folded = try await foldingLater(into: operation)
-                try await apply(folded.changes)
-                for removed in folded.removed { operationIndex?.remove(removed) }
+                try await apply(try await foldingLater(into: operation))
                 return .aborted(reason, underlying)
             case .failed(let status, let message, let serverItem):
                 failure = (status, message, serverItem)
@@ -199,12 +196,9 @@ extension SyncContext {
                 return try await recordSuccess(of: operation, serverItem: serverItem)
             }
             let folded = try await foldingLater(into: operation)
-            var changes = folded.changes
             let error = TableOperationError(operation: folded.operation ?? operation, item: prepared.body,
                                             serverItem: failure.serverItem, statusCode: failure.status, message: failure.message)
-            if folded.operation != nil { changes.append(OperationErrorStore.saving(error)) }
-            try await apply(changes)
-            for removed in folded.removed { operationIndex?.remove(removed) }
+            try await apply(folded, with: folded.operation != nil ? [OperationErrorStore.saving(error)] : [])
             return .failed(error)
         }
     }

@@ -38,6 +38,13 @@ extension SyncContext {
         }
     }
 
+    /// Applies a fold, with `extra` changes in the same `apply`, and forgets the operations it removed in the index.
+    /// Call while holding the write gate.
+    func apply(_ folded: FoldedOperations, with extra: [StoreChange] = []) async throws {
+        try await apply(folded.changes + extra)
+        for removed in folded.removed { operationIndex?.remove(removed) }
+    }
+
     /// What folding the operations queued behind an operation of the same item comes to.
     struct FoldedOperations: Sendable {
         /// The operation at the earlier position, or nil when none is left.
