@@ -44,9 +44,10 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, on the store's ``BlockingIOQueue`` for writes,
-    /// so that other applies can queue meanwhile. Moves the journal's end past `buffer` when the write succeeded. One
-    /// such append is in flight at a time (the ``CommitPipeline``).
+    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, through the store's ``BlockingIOQueue`` for
+    /// writes (on the shared threads or the store's own, as ``JournalOptions/writeThread`` says), so that other
+    /// applies can queue meanwhile. Moves the journal's end past `buffer` when the write succeeded. One such append
+    /// is in flight at a time (the ``CommitPipeline``).
     func appendAway(_ buffer: [UInt8], sync: Bool) async throws(JournalError) {
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
@@ -54,12 +55,12 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the store's
-    /// ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, and which hold no
-    /// `deleteAll`) to the tables on the actor's thread: a large batch then pays for the longer of the two instead of
-    /// both. The actor waits for the write without suspending, so no reader sees the batch before its record is
-    /// written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the error is
-    /// thrown: nothing changed.
+    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
+    /// store's ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, and which
+    /// hold no `deleteAll`) to the tables on the actor's thread: a large batch then pays for the longer of the two
+    /// instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
+    /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
+    /// error is thrown: nothing changed.
     func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], payload: [UInt8],
                         itemTexts: [Range<Int>]) throws(JournalError) {
         let zeros = journalExtent.zeros(afterAppending: buffer.count)

@@ -43,8 +43,10 @@ public actor JournalDataSource: SyncContextDataSource {
     var isClosed = false
     /// The write pipeline: applies waiting for their record's write, the write in flight, group commit's wait.
     var pipeline: CommitPipeline<PendingCommit>
-    /// Where the journal's writes and syncs run when they do not run in place on the actor.
-    let writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes")
+    /// Where the journal's writes and syncs run when they do not run in place on the actor: on Swift's shared
+    /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingIOQueue/start(_:)``),
+    /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
+    let writes: BlockingIOQueue
     /// Where a compaction writes its snapshot while applies go on.
     let snapshots = BlockingIOQueue(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
     var isCompacting = false
@@ -89,6 +91,8 @@ public actor JournalDataSource: SyncContextDataSource {
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
+        self.writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes",
+                                      placement: options.writeThread == .shared ? .sharedThreads : .ownThread)
     }
 
     /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.
