@@ -10,7 +10,7 @@ public struct DataSourceError: Error, Sendable, Hashable, CustomStringConvertibl
     public let code: Code
     /// The table concerned, when there is one.
     public let table: String?
-    /// The query's own error, for ``Code/invalidQuery``.
+    /// The query's own error, for the code `invalidQuery`.
     public let queryError: QueryError?
     /// A sentence saying what is wrong and what to do.
     public let description: String

@@ -67,7 +67,7 @@ public struct TableSet: Sendable {
 
     /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step. An upsert of
     /// many items into a table with indexes has its new index entries built on a thread of their own meanwhile
-    /// (``AddedIndexEntries``); the calling thread waits for them, briefly, before it returns.
+    /// (`AddedIndexEntries`); the calling thread waits for them, briefly, before it returns.
     public mutating func apply(_ changes: [StoreChange]) {
         apply(changes, itemTexts: [], at: [])
     }

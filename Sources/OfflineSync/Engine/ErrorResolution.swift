@@ -64,7 +64,9 @@ extension SyncContext {
     /// item of an insert or update is deleted too; a delete's local item is gone either way. An attempted
     /// operation (``TableOperation/attempted``) may already have reached the server: a later pull brings the
     /// server's copy back.
-    /// - Parameter operation: the operation as ``pendingOperations()`` returned it.
+    /// - Parameters:
+    ///   - operation: the operation as ``pendingOperations()`` returned it.
+    ///   - keepingLocalItem: whether the local item of an insert or update stays as it is.
     /// - Throws: ``SyncError/operationNotFound(operationId:table:itemId:)`` when it is no longer queued,
     ///   ``SyncError/operationChanged(operationId:table:itemId:)`` when it changed since it was read,
     ///   ``SyncError/operationInFlight(operationId:table:itemId:)`` while a push is sending it.

@@ -17,8 +17,8 @@ import Foundation
 /// ## Concurrency
 /// - Push, pull and purge of one context run one at a time (a FIFO gate), in call order.
 /// - Reads and local writes stay available during a push or pull. Local writes, and each bookkeeping step of a
-///   push or pull, run one at a time: each reads, decides with a pure value (``OperationCollapse``,
-///   ``PushOutcome``, ``PullPager``) and applies its result in **one** atomic `apply`.
+///   push or pull, run one at a time: each reads, decides with a pure value (`OperationCollapse`,
+///   `PushOutcome`, `PullPager`) and applies its result in **one** atomic `apply`.
 /// - An operation being pushed is not collapsed into: a local write made meanwhile queues a new operation, and
 ///   the server's answer is then not stored over the newer local item.
 /// - Cancelling the task running a push or pull stops it between operations or pages, with nothing half-applied.

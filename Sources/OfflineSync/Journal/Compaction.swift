@@ -51,7 +51,7 @@ extension JournalDataSource {
             frozen = tables
             try startGeneration(generation, baseSequence: base)
         }
-        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base,
+        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, on: snapshots,
                                                         layout: layout, fileSystem: fileSystem)
         let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation })
         try final.write(layout, fileSystem: fileSystem)
@@ -99,11 +99,11 @@ extension JournalDataSource {
         manifest = transitional
     }
 
-    /// Step 3, away from the actor and on ``BlockingIOQueue``: temporary file, sync, rename, directory sync.
-    /// Returns the snapshot's size.
-    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64,
+    /// Step 3, away from the actor on `queue`: temporary file, sync, rename, directory sync. Returns the snapshot's
+    /// size.
+    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, on queue: BlockingIOQueue,
                                           layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
-        try await BlockingIOQueue.run { () throws(JournalError) -> Int64 in
+        try await queue.run { () throws(JournalError) -> Int64 in
             let temporary = layout.snapshotTemporaryPath(generation)
             do throws(JournalError) {
                 let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)

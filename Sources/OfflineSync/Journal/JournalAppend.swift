@@ -44,34 +44,28 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, so that other applies can queue meanwhile: on
-    /// the store's own thread (``JournalWriteThread/dedicated``) or else on the shared pool. Moves the journal's end
-    /// past `buffer` when the write succeeded. One such append is in flight at a time (the ``CommitPipeline``).
+    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, through the store's ``BlockingIOQueue`` for
+    /// writes (on the shared threads or the store's own, as ``JournalOptions/writeThread`` says), so that other
+    /// applies can queue meanwhile. Moves the journal's end past `buffer` when the write succeeded. One such append
+    /// is in flight at a time (the ``CommitPipeline``).
     func appendAway(_ buffer: [UInt8], sync: Bool) async throws(JournalError) {
-        let file = journal.file
-        let offset = journalExtent.end
+        let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
-        let fileSystem = fileSystem
-        let outcome: AppendOutcome
-        if let ioThread {
-            outcome = await ioThread.run { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
-        } else {
-            outcome = await Self.appendInBackground(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)
-        }
-        try record(outcome)
+        try record(await writes.run { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) })
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but hands the write and sync to the store's write queue
-    /// and meanwhile applies `changes` (whose records `buffer` holds, and which hold no `deleteAll`) to the tables on
-    /// the actor's thread: a large batch then pays for the longer of the two instead of both. The actor waits for
-    /// the write without suspending, so no reader sees the batch before its record is written; when the write
-    /// failed, the tables take the batch back (``TableSet/revert(_:)``) and the error is thrown: nothing changed.
+    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
+    /// store's ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, and which
+    /// hold no `deleteAll`) to the tables on the actor's thread: a large batch then pays for the longer of the two
+    /// instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
+    /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
+    /// error is thrown: nothing changed.
     func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], payload: [UInt8],
                         itemTexts: [Range<Int>]) throws(JournalError) {
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
-        let write = QueuedWork(on: writeQueue) { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
+        let write = writes.start { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
         var reversal: BatchReversal? = BatchReversal()
         tables.apply(changes, itemTexts: payload, at: itemTexts, recording: &reversal)
         do {
@@ -82,11 +76,6 @@ extension JournalDataSource {
             throw error
         }
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
-    }
-
-    @concurrent private nonisolated static func appendInBackground(_ buffer: [UInt8], zeros: Int, to file: FileDescriptor, at offset: Int64,
-                                                                   sync: Bool, fileSystem: any FileSystem) async -> AppendOutcome {
-        append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem)
     }
 
     /// Turns an append's outcome into a throw; a failed append cut the file back to the journal's end, and one

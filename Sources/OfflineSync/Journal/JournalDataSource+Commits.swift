@@ -15,7 +15,7 @@ extension JournalDataSource {
     /// when the write failed. Under ``JournalWriteThread/shared`` without group commit the write happens in place:
     /// the actor never suspends between a batch's validation and its write, so one write is in flight at a time
     /// without the pipeline. Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
-    /// actor.
+    /// actor, on the store's ``BlockingIOQueue`` for writes.
     func commit(_ changes: [StoreChange], sync: Bool) async throws {
         var resolved = changes
         if changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) {
@@ -29,7 +29,7 @@ extension JournalDataSource {
         var itemTexts: [Range<Int>] = []
         JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
         try checkSize(payload)
-        if ioThread == nil, !pipeline.groupsBatches {
+        if options.writeThread == .shared, !pipeline.groupsBatches {
             let (buffer, sequence) = records(of: [payload])
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
                 try appendApplying(buffer, sync: sync, changes: resolved, payload: payload, itemTexts: itemTexts)

@@ -43,11 +43,12 @@ public actor JournalDataSource: SyncContextDataSource {
     var isClosed = false
     /// The write pipeline: applies waiting for their record's write, the write in flight, group commit's wait.
     var pipeline: CommitPipeline<PendingCommit>
-    /// The thread writes and syncs run on under ``JournalWriteThread/dedicated``; nil otherwise (or when the system
-    /// refused a thread: the store then writes as under ``JournalWriteThread/shared``).
-    let ioThread: JournalIOThread?
-    /// Where ``appendApplying(_:sync:changes:payload:itemTexts:)`` writes while the actor applies the batch.
-    let writeQueue = DispatchQueue(label: "OfflineSync.JournalDataSource.write")
+    /// Where the journal's writes and syncs run when they do not run in place on the actor: on Swift's shared
+    /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingIOQueue/start(_:)``),
+    /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
+    let writes: BlockingIOQueue
+    /// Where a compaction writes its snapshot while applies go on.
+    let snapshots = BlockingIOQueue(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
     var isCompacting = false
     var compactionScheduled = false
     var automaticCompactionFailures = 0
@@ -90,7 +91,8 @@ public actor JournalDataSource: SyncContextDataSource {
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
-        self.ioThread = options.writeThread == .dedicated ? JournalIOThread() : nil
+        self.writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes",
+                                      placement: options.writeThread == .shared ? .sharedThreads : .ownThread)
     }
 
     /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.
@@ -152,7 +154,6 @@ public actor JournalDataSource: SyncContextDataSource {
             try? await compact(closing: true)
         }
         defer {
-            ioThread?.stop()
             journal.close()
             lock?.close()
             lock = nil

@@ -13,17 +13,17 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// The file or directory concerned, when there is one.
     public let path: String?
-    /// The byte offset in ``path`` where the damage starts, for ``Code/corrupted`` and ``Code/invalidSnapshot``.
+    /// The byte offset in ``path`` where the damage starts, for the codes `corrupted` and `invalidSnapshot`.
     public let offset: Int64?
-    /// The sequence number the damaged record should carry, for ``Code/corrupted`` when it is known.
+    /// The sequence number the damaged record should carry, for the code `corrupted` when it is known.
     public let sequence: Int64?
-    /// The failed system call, for ``Code/io``.
+    /// The failed system call, for the code `io`.
     public let operation: String?
-    /// The system's error number, for ``Code/io`` and ``Code/failed``.
+    /// The system's error number, for the codes `io` and `failed`.
     public let errno: Int32?
-    /// What is wrong with the file, for ``Code/corrupted``, ``Code/invalidManifest`` and ``Code/invalidSnapshot``.
+    /// What is wrong with the file, for the codes `corrupted`, `invalidManifest` and `invalidSnapshot`.
     public let reason: String?
-    /// The invalid index's own error, for ``Code/invalidIndex``.
+    /// The invalid index's own error, for the code `invalidIndex`.
     public let indexError: DataSourceError?
     /// A sentence saying what went wrong and what to do.
     public let description: String

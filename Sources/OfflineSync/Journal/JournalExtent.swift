@@ -3,7 +3,7 @@
 ///
 /// The writer keeps zeros written ahead of the records, so that an append overwrites blocks the file already has
 /// and its `fdatasync` writes data only, without committing a new file size as well. On ext4 that makes a synced
-/// append of a few hundred bytes to a few KiB 1.3 to 2 times as fast (`Docs/Performance.md`). Readers take a run of
+/// append of a few hundred bytes to a few KiB 1.3 to 2 times as fast (`Docs/PerformanceHistory.md`). Readers take a run of
 /// zeros that reaches the end of a journal as free space (`Docs/JournalFormat.md`).
 struct JournalExtent: Sendable, Equatable {
     /// The least and the most zero bytes written ahead at a time.

@@ -8,6 +8,6 @@ public enum JournalWriteThread: Sendable, Hashable {
     case shared
     /// On a thread of the store's own, so that a slow disk never holds a thread of the shared pool. Each write
     /// pays a hand-off to that thread and back: on a 2-core Linux VM about 100 µs, which cut single-writer
-    /// applies by about a third (Docs/Performance.md, "Where the journal writes").
+    /// applies by about a third (Docs/PerformanceHistory.md, "Where the journal writes").
     case dedicated
 }

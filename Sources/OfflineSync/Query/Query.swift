@@ -61,7 +61,7 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of refusal this is.
     public let code: Code
-    /// The field name refused, for ``Code/invalidFieldName``.
+    /// The field name refused, for the code `invalidFieldName`.
     public let field: String?
     /// A sentence saying what is wrong.
     public let description: String

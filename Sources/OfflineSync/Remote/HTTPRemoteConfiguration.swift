@@ -40,6 +40,9 @@ public struct HTTPRemoteConfiguration: Sendable, Hashable {
 
     /// Creates a configuration with headers, a retry policy and a request hook.
     /// - Parameters:
+    ///   - timeout: the per-request timeout; 60 seconds by default.
+    ///   - allowsInsecureToken: allow a token over plain `http` to a non-loopback host; `false` by default.
+    ///   - installationID: the installation id; ``InstallationID/current`` by default.
     ///   - additionalHeaders: headers sent with every request (the protocol's own win).
     ///   - retryPolicy: how transient failures are retried.
     ///   - requestHook: sees every request once it ended.

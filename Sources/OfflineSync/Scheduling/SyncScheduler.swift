@@ -11,7 +11,7 @@
 /// for await status in scheduler.statusUpdates() { render(status) }
 /// ```
 ///
-/// What it does, as a pure value, is ``SyncSchedule``'s; the actor only feeds it events and carries out its
+/// What it does, as a pure value, is `SyncSchedule`'s; the actor only feeds it events and carries out its
 /// answers. The clock is injected, so tests run on a clock they advance by hand.
 public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     /// One step of a sync.
@@ -66,9 +66,12 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
 
     /// Creates a stopped scheduler of `context` on `clock`.
     /// - Parameters:
+    ///   - context: the context whose push and pull it runs.
+    ///   - configuration: the steps it runs and when.
     ///   - connectivity: where it learns whether the network is reachable; nil: always reachable.
     ///   - authentication: asked for a new token (`token(refresh: true)`) after each backoff while parked on 401;
     ///     when it yields one, syncing resumes. Nil: parked until ``syncNow()``.
+    ///   - clock: the clock it sleeps on.
     public init(context: SyncContext, configuration: Configuration, connectivity: (any ConnectivityMonitor)? = nil,
                 authentication: (any AuthenticationProvider)? = nil, clock: C) {
         self.context = context

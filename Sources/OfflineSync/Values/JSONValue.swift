@@ -1,7 +1,7 @@
 /// A JSON value. Integers stay exact (never routed through `Double`).
 ///
 /// `JSONValue` is the currency of OfflineSync: items are ``JSONObject``s, filters compare fields with
-/// `JSONValue`s, and the journal store writes every record through ``JSONValue/jsonBytes()``.
+/// `JSONValue`s, and the journal store writes every record through ``JSONValue/jsonBytes(sortedKeys:)``.
 ///
 /// ```swift
 /// let item: JSONObject = ["id": "A1", "text": "buy milk", "priority": 3, "complete": false]
