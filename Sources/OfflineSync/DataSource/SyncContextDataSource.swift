@@ -29,7 +29,7 @@ public protocol SyncContextDataSource: Sendable {
     func applyDeferringDurability(_ changes: [StoreChange]) async throws
     /// The names of the tables that hold at least one item, the engine's `__` tables included, in any order.
     /// ``SyncContext/erase()`` deletes each of them. The default implementation throws
-    /// ``DataSourceError/Code/unsupported``: a store that cannot list its tables cannot be erased.
+    /// `DataSourceError.Code.unsupported`: a store that cannot list its tables cannot be erased.
     func tableNames() async throws -> [String]
     /// Removes from the store's files every byte of the items it no longer holds, so that nothing deleted can be read
     /// back from them; ``SyncContext/erase()`` calls it after deleting everything. The default implementation does
@@ -43,7 +43,7 @@ extension SyncContextDataSource {
         try await apply(changes)
     }
 
-    /// Throws ``DataSourceError/Code/unsupported``: implement it to let ``SyncContext/erase()`` work on your store.
+    /// Throws `DataSourceError.Code.unsupported`: implement it to let ``SyncContext/erase()`` work on your store.
     public func tableNames() async throws -> [String] {
         throw DataSourceError.unsupported("listing its tables (tableNames()), which SyncContext.erase() needs")
     }

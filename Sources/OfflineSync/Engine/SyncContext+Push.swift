@@ -4,7 +4,7 @@ extension SyncContext {
     ///
     /// - Operations go in ascending id order across all tables, including those queued while the push runs, except
     ///   that an operation waits for the earlier operations of its item and for the items it refers to
-    ///   (``PushSchedule``, ``TableRelation``): an insert without system properties, an update with `If-Match` from
+    ///   (see ``TableRelation``): an insert without system properties, an update with `If-Match` from
     ///   the local item's `version`, a delete with the version of its snapshot.
     /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
     /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
