@@ -10,16 +10,8 @@ extension BenchRunner {
     /// with 8 in flight to the in-process back end, every request of which waits 50 ms. Timed: the push. Beside it:
     /// what a one-at-a-time client needs (one request per operation, each 50 ms), and the ratio.
     func runNetworkPush() async throws {
-        let records = BenchmarkRecords.generate(count: sizes.networkPushOperations).map(\.object)
         let remote = InMemoryRemote(pageSize: 50)
-        let store = try await factory.open(directory: try freshDirectory("s3"), durability: .always)
-        let context = SyncContext(dataSource: store.source, remote: remote)
-        let table = context.table(BenchmarkRecords.table)
-        for record in records {
-            var item = record
-            item["version"] = nil
-            try await table.insert(item)
-        }
+        let (store, context, records) = try await queuedInserts(sizes.networkPushOperations, remote: remote, directory: "s3")
         await remote.setLatency(Self.networkLatency)
         let start = MonotonicClock.now()
         let result = try await context.push(settings: PushSettings(maximumConcurrentRequests: 8))

@@ -22,16 +22,8 @@ extension BenchRunner {
     /// S2, push: 10,000 inserts queued offline in a fresh `.always` store (not timed), then one push to the
     /// in-process back end. Timed: the push. Check: the back end holds every record and nothing stays queued.
     func runSyncPush() async throws {
-        let records = BenchmarkRecords.generate(count: sizes.syncPushOperations).map(\.object)
         let remote = InMemoryRemote(pageSize: 1000)
-        let store = try await factory.open(directory: try freshDirectory("s2"), durability: .always)
-        let context = SyncContext(dataSource: store.source, remote: remote)
-        let table = context.table(BenchmarkRecords.table)
-        for record in records {
-            var item = record
-            item["version"] = nil
-            try await table.insert(item)
-        }
+        let (store, context, records) = try await queuedInserts(sizes.syncPushOperations, remote: remote, directory: "s2")
         let start = MonotonicClock.now()
         let result = try await context.push()
         let seconds = MonotonicClock.now() - start
@@ -43,5 +35,21 @@ extension BenchRunner {
                 workload: "S2", detail: "pushed \(result.pushed), the back end holds \(onServer), \(queued) still queued; expected \(records.count)")
         }
         try report.record("S2", "s2_push_ops_per_s", Double(records.count) / seconds, "ops/s")
+    }
+
+    /// A fresh `.always` store in the workload's `directory` with `count` benchmark records inserted offline, and a
+    /// context over it and `remote`.
+    func queuedInserts(_ count: Int, remote: InMemoryRemote, directory: String)
+        async throws -> (store: BenchStore, context: SyncContext, records: [JSONObject]) {
+        let records = BenchmarkRecords.generate(count: count).map(\.object)
+        let store = try await factory.open(directory: try freshDirectory(directory), durability: .always)
+        let context = SyncContext(dataSource: store.source, remote: remote)
+        let table = context.table(BenchmarkRecords.table)
+        for record in records {
+            var item = record
+            item["version"] = nil
+            try await table.insert(item)
+        }
+        return (store, context, records)
     }
 }
