@@ -14,13 +14,13 @@ struct MarkedAhead {
 
     private var entries: [Int64: Entry] = [:]
     /// The operations whose row or item each key (``key(_:_:)``) names; may name operations already taken.
-    private var byKey: [String: [Int64]] = [:]
+    private var byKey: [ItemKey: [Int64]] = [:]
 
     /// Keeps `operation`, just stored, with its local `item`.
     mutating func remember(_ operation: TableOperation, item: JSONObject?) {
         entries[operation.id] = Entry(operation: operation, item: item)
-        byKey[Self.key(EngineTables.operations, EngineTables.rowID(forOperation: operation.id)), default: []].append(operation.id)
-        byKey[Self.key(operation.table, operation.itemId), default: []].append(operation.id)
+        byKey[ItemKey(table: EngineTables.operations, itemId: EngineTables.rowID(forOperation: operation.id)), default: []].append(operation.id)
+        byKey[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
     }
 
     /// The entry of operation `id`, removed; nil when there is none (or it was dropped).
@@ -40,9 +40,9 @@ struct MarkedAhead {
         for change in changes {
             switch change {
             case .upsert(let table, let items):
-                for item in items { if let id = item["id"]?.stringValue { forget(Self.key(table, id)) } }
+                for item in items { if let id = item["id"]?.stringValue { forget(ItemKey(table: table, itemId: id)) } }
             case .delete(let table, let ids):
-                for id in ids { forget(Self.key(table, id)) }
+                for id in ids { forget(ItemKey(table: table, itemId: id)) }
             case .deleteAll(let table, _):
                 if table == EngineTables.operations { return removeAll() }
                 entries = entries.filter { $0.value.operation.table != table }
@@ -50,13 +50,8 @@ struct MarkedAhead {
         }
     }
 
-    private mutating func forget(_ key: String) {
+    private mutating func forget(_ key: ItemKey) {
         guard let ids = byKey.removeValue(forKey: key) else { return }
         for id in ids { entries[id] = nil }
-    }
-
-    /// The key of the row `id` of `table`, matched case-insensitively as stores match ids.
-    private static func key(_ table: String, _ id: String) -> String {
-        table + "\u{0}" + ItemID.key(id)
     }
 }

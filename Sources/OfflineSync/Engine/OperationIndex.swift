@@ -5,7 +5,7 @@
 /// `apply` that changed `__operations` succeeded, under the write gate. Every writer of `__operations` is the
 /// context itself, so use one `SyncContext` per data source.
 struct OperationIndex: Sendable {
-    private var idsByItem: [String: [Int64]] = [:]
+    private var idsByItem: [ItemKey: [Int64]] = [:]
     /// How many operations are indexed: the queue's length.
     private(set) var count = 0
 
@@ -14,24 +14,20 @@ struct OperationIndex: Sendable {
         for operation in operations.sorted(by: { $0.id < $1.id }) { insert(operation) }
     }
 
-    private static func key(table: String, itemId: String) -> String {
-        table + "\u{0}" + ItemID.key(itemId)
-    }
-
     /// The operation ids of one item (case-insensitive id), ascending: the last is the latest.
     func ids(table: String, itemId: String) -> [Int64] {
-        idsByItem[Self.key(table: table, itemId: itemId)] ?? []
+        idsByItem[ItemKey(table: table, itemId: itemId)] ?? []
     }
 
     /// Records a new operation (ids only grow, so it goes last).
     mutating func insert(_ operation: TableOperation) {
-        idsByItem[Self.key(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
+        idsByItem[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
         count += 1
     }
 
     /// Forgets an operation.
     mutating func remove(_ operation: TableOperation) {
-        let key = Self.key(table: operation.table, itemId: operation.itemId)
+        let key = ItemKey(table: operation.table, itemId: operation.itemId)
         guard var ids = idsByItem[key], let index = ids.firstIndex(of: operation.id) else { return }
         ids.remove(at: index)
         count -= 1
@@ -40,8 +36,7 @@ struct OperationIndex: Sendable {
 
     /// Forgets every operation of `table`.
     mutating func removeAll(table: String) {
-        let prefix = table + "\u{0}"
-        idsByItem = idsByItem.filter { !$0.key.hasPrefix(prefix) }
+        idsByItem = idsByItem.filter { $0.key.table != table }
         count = idsByItem.values.reduce(0) { $0 + $1.count }
     }
 }

@@ -17,7 +17,7 @@ struct OwnVersionHistory: Sendable {
         var replaced: Set<String>
     }
 
-    private var entries: [String: Entry] = [:]
+    private var entries: [ItemKey: Entry] = [:]
 
     /// Whether no item is remembered (then ``observe(_:table:itemId:)`` has nothing to forget).
     var isEmpty: Bool { entries.isEmpty }
@@ -27,13 +27,9 @@ struct OwnVersionHistory: Sendable {
     /// The most replaced versions remembered per item.
     static let maximumVersionsPerItem = 16
 
-    private static func key(table: String, itemId: String) -> String {
-        table + "\u{0}" + ItemID.key(itemId)
-    }
-
     /// Records that this device's push replaced the local item's version `old` by `new`.
     mutating func record(table: String, itemId: String, replaced old: String?, by new: String?) {
-        let key = Self.key(table: table, itemId: itemId)
+        let key = ItemKey(table: table, itemId: itemId)
         guard let old, let new, old != new else { return }
         var entry = entries[key].flatMap { $0.current == old ? $0 : nil } ?? Entry(current: new, replaced: [])
         entry.current = new
@@ -46,26 +42,25 @@ struct OwnVersionHistory: Sendable {
     /// The version this device's own pushes replaced `version` with, when they did: a local write carrying
     /// `version` should carry it instead, provided the local item still holds it. Nil otherwise.
     func replacement(for version: String?, table: String, itemId: String) -> String? {
-        guard let version, let entry = entries[Self.key(table: table, itemId: itemId)],
+        guard let version, let entry = entries[ItemKey(table: table, itemId: itemId)],
               entry.replaced.contains(version) else { return nil }
         return entry.current
     }
 
     /// Forgets the item: something other than this device's push changed it.
     mutating func forget(table: String, itemId: String) {
-        entries[Self.key(table: table, itemId: itemId)] = nil
+        entries[ItemKey(table: table, itemId: itemId)] = nil
     }
 
     /// Forgets the item unless `version` is the one this device's push produced for it (a pull that brought back
     /// the device's own row).
     mutating func observe(_ version: String?, table: String, itemId: String) {
-        let key = Self.key(table: table, itemId: itemId)
+        let key = ItemKey(table: table, itemId: itemId)
         if let entry = entries[key], entry.current != version { entries[key] = nil }
     }
 
     /// Forgets every item of `table`.
     mutating func forgetAll(table: String) {
-        let prefix = table + "\u{0}"
-        entries = entries.filter { !$0.key.hasPrefix(prefix) }
+        entries = entries.filter { $0.key.table != table }
     }
 }

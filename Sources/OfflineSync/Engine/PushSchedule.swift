@@ -27,7 +27,7 @@ struct PushSchedule: Sendable {
     private struct Entry: Sendable {
         var id: Int64
         var kind: TableOperation.Kind
-        var item: String
+        var item: ItemKey
         var table: String
         var itemId: String
         var started = false
@@ -43,7 +43,7 @@ struct PushSchedule: Sendable {
     private var order: [Int64] = []
     private var head = 0
     /// Unfinished operation ids per item key, in queue order.
-    private var unfinishedByItem: [String: [Int64]] = [:]
+    private var unfinishedByItem: [ItemKey: [Int64]] = [:]
     /// Unfinished inserts per item id key (any table): what references wait for.
     private var pendingInserts: [String: [Int64]] = [:]
     /// Failed inserts per item id key, with their table and id: what refuses the operations referring to them.
@@ -63,13 +63,10 @@ struct PushSchedule: Sendable {
     /// Whether any operation is left to send or in flight.
     var isEmpty: Bool { order.count == head && inFlightCount == 0 && parked.isEmpty }
 
-    /// The key of an item: its table and its id matched case-insensitively.
-    static func itemKey(table: String, itemId: String) -> String { table + "\u{0}" + ItemID.key(itemId) }
-
     /// Adds operations read from the queue (ids greater than any added before), in queue order.
     mutating func add(_ operations: [TableOperation]) {
         for operation in operations where entries[operation.id] == nil {
-            let item = Self.itemKey(table: operation.table, itemId: operation.itemId)
+            let item = ItemKey(table: operation.table, itemId: operation.itemId)
             entries[operation.id] = Entry(id: operation.id, kind: operation.kind, item: item, table: operation.table,
                                           itemId: operation.itemId)
             order.append(operation.id)
@@ -150,7 +147,7 @@ struct PushSchedule: Sendable {
         referencesById[id] = references
     }
 
-    private func unfinishedReferrers(of key: String, except item: String) -> [Int64] {
+    private func unfinishedReferrers(of key: String, except item: ItemKey) -> [Int64] {
         referencesById.compactMap { id, references in
             guard references.contains(key), let entry = entries[id], !entry.finished, entry.item != item else { return nil }
             return id
@@ -159,7 +156,7 @@ struct PushSchedule: Sendable {
 
     /// The unfinished operations of `tables` other than those of `item`: what may still refer to an item, or stop
     /// referring to it, on the server (a declared relation).
-    private func unfinishedOperations(in tables: Set<String>, except item: String) -> [Int64] {
+    private func unfinishedOperations(in tables: Set<String>, except item: ItemKey) -> [Int64] {
         guard !tables.isEmpty else { return [] }
         return order[head...].filter { id in
             guard let entry = entries[id] else { return false }

@@ -2,19 +2,14 @@
 /// changes, and what later writes of the same batch must see (local items and each item's latest operation, as
 /// the writes staged before them left them).
 struct StagedLocalWrites: Sendable {
-    /// Local items changed by the staged writes, by ``key(table:id:)``; `.some(nil)`: deleted.
-    var items: [String: JSONObject?] = [:]
-    /// Each item's latest operation after the staged writes, by ``key(table:id:)``; `.some(nil)`: none left.
-    var latestOperations: [String: TableOperation?] = [:]
+    /// Local items changed by the staged writes; `.some(nil)`: deleted.
+    var items: [ItemKey: JSONObject?] = [:]
+    /// Each item's latest operation after the staged writes; `.some(nil)`: none left.
+    var latestOperations: [ItemKey: TableOperation?] = [:]
     /// The changes to apply, in order.
     var changes: [StoreChange] = []
     /// Edits of the operation index to make once the changes are applied, in order: an operation added or removed.
     var indexEdits: [(operation: TableOperation, added: Bool)] = []
     /// The next operation id to hand out; nil until the first write that adds an operation.
     var nextOperationId: Int64?
-
-    /// The key of an item: its table and its lower-cased id.
-    static func key(table: String, id: String) -> String {
-        table + "\u{0}" + ItemID.key(id)
-    }
 }

@@ -65,7 +65,7 @@ extension SyncContext {
     func stage(_ action: TableOperation.Kind, table: String, item: JSONObject, fillingSystemProperties: Bool = false,
                into staged: inout StagedLocalWrites) async throws -> JSONObject {
         let id = try Self.itemID(of: item, table: table)
-        let key = StagedLocalWrites.key(table: table, id: id)
+        let key = ItemKey(table: table, itemId: id)
         let local = try await stagedItem(key, table: table, id: id, in: staged)
         let latest = try await stagedLatestOperation(key, table: table, id: id, in: staged)
         var item = item
@@ -130,12 +130,12 @@ extension SyncContext {
         }
     }
 
-    private func stagedItem(_ key: String, table: String, id: String, in staged: StagedLocalWrites) async throws -> JSONObject? {
+    private func stagedItem(_ key: ItemKey, table: String, id: String, in staged: StagedLocalWrites) async throws -> JSONObject? {
         if let item = staged.items[key] { return item }
         return try await dataSource.read(table: table, id: id)
     }
 
-    private func stagedLatestOperation(_ key: String, table: String, id: String,
+    private func stagedLatestOperation(_ key: ItemKey, table: String, id: String,
                                        in staged: StagedLocalWrites) async throws -> TableOperation? {
         if let operation = staged.latestOperations[key] { return operation }
         return try await latestOperation(table: table, itemId: id)
