@@ -1,27 +1,4 @@
 extension SyncContext {
-    /// Applies `changes` to the store in one `apply`, then marks the observers whose result they may alter. Every
-    /// change the engine commits goes through here, so this is also where ``MarkedAhead`` drops what they touch.
-    /// - Parameter deferringDurability: the changes can be redone after a crash that loses them, so the store need
-    ///   not make them durable before it returns (``SyncContextDataSource/applyDeferringDurability(_:)``).
-    func apply(_ changes: [StoreChange], deferringDurability: Bool = false) async throws {
-        markedAhead.forget(touchedBy: changes)
-        if deferringDurability {
-            try await dataSource.applyDeferringDurability(changes)
-        } else {
-            try await dataSource.apply(changes)
-        }
-        for (key, observer) in queryObservers {
-            let mayAlter: Bool
-            if let last = observer.last, !observer.isEvaluating {
-                mayAlter = ObservationScope.mayAlter(observer.query, lastResult: last, shown: observer.shownKeys, by: changes)
-            } else {
-                // An evaluation is under way: whether its result saw these changes is unknown.
-                mayAlter = changes.contains { $0.table == observer.query.table }
-            }
-            if mayAlter { markDirty(key) }
-        }
-    }
-
     /// The query's result now, then again after each committed change that alters it; see ``SyncTable/observe(_:)``.
     nonisolated func observe(_ query: Query, table: String) -> AsyncThrowingStream<QueryResult, any Error> {
         let (stream, continuation) = AsyncThrowingStream<QueryResult, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -55,7 +32,7 @@ extension SyncContext {
     }
 
     /// Marks an observer for evaluation, starting an evaluation task unless one runs; never waits for it.
-    private func markDirty(_ key: Int) {
+    func markDirty(_ key: Int) {
         queryObservers[key]?.isDirty = true
         guard let observer = queryObservers[key], !observer.isEvaluating else { return }
         queryObservers[key]?.isEvaluating = true

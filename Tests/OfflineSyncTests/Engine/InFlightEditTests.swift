@@ -12,7 +12,7 @@ struct InFlightEditTests {
         try await fixture.todo.update(local)
     }
 
-    /// QueuePush.swift `send`: after three rounds the recorded error drops the 412 status and the server item, so
+    /// SyncContext+PushSteps.swift `send`: after three rounds the recorded error drops the 412 status and the server item, so
     /// the caller cannot resolve it with `cancelAndUpdate(error, with: error.serverItem)`.
     @Test func aConflictStillUnresolvedAfterThreeRoundsKeepsItsStatusAndServerItem() async throws {
         let fixture = try await EngineFixture(.inMemory, handler: FixedResolution(.useClient))
