@@ -7,15 +7,16 @@ import Testing
 struct LayerTests {
     /// Each folder of `Sources/OfflineSync` and the folders it may use.
     static let allowed: [String: Set<String>] = [
-        "Values": [],
-        "Query": ["Values"],
-        "Model": ["Values", "Query"],
-        "DataSource": ["Values", "Query", "Model"],
-        "Journal": ["Values", "Query", "Model", "DataSource"],
-        "Remote": ["Values", "Query", "Model"],
-        "Engine": ["Values", "Query", "Model", "DataSource", "Remote"],
-        "Presentation": ["Values", "Query", "Model", "DataSource", "Remote", "Engine"],
-        "Scheduling": ["Values", "Query", "Model", "DataSource", "Remote", "Engine"],
+        "Concurrency": [],
+        "Values": ["Concurrency"],
+        "Query": ["Concurrency", "Values"],
+        "Model": ["Concurrency", "Values", "Query"],
+        "DataSource": ["Concurrency", "Values", "Query", "Model"],
+        "Journal": ["Concurrency", "Values", "Query", "Model", "DataSource"],
+        "Remote": ["Concurrency", "Values", "Query", "Model"],
+        "Engine": ["Concurrency", "Values", "Query", "Model", "DataSource", "Remote"],
+        "Presentation": ["Concurrency", "Values", "Query", "Model", "DataSource", "Remote", "Engine"],
+        "Scheduling": ["Concurrency", "Values", "Query", "Model", "DataSource", "Remote", "Engine"],
     ]
 
     /// Concrete stores and remotes the engine must not know, though their folders' protocols it may use.
