@@ -27,11 +27,24 @@ public protocol SyncContextDataSource: Sendable {
     /// than the next ``apply(_:)`` does, and a crash never keeps a later change without this one. The default
     /// implementation calls ``apply(_:)``.
     func applyDeferringDurability(_ changes: [StoreChange]) async throws
+    /// How ``read(_:)`` would answer `query`: the index it walks, or a scan, and why (like SQLite's
+    /// `EXPLAIN QUERY PLAN`). Reads no item. The default implementation, for a store without a planner, reports a
+    /// scan and says so.
+    func explain(_ query: Query) async throws -> QueryPlan
 }
 
 extension SyncContextDataSource {
     /// Calls ``apply(_:)``: every change durable as the store promises.
     public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
         try await apply(changes)
+    }
+
+    /// A scan, for a store that does not plan its reads: it is assumed to test every item.
+    /// - Throws: ``DataSourceError`` for an invalid table name or query, as ``read(_:)`` would.
+    public func explain(_ query: Query) async throws -> QueryPlan {
+        try StoreChange.validateTable(query.table)
+        do { try query.validate() } catch { throw DataSourceError.invalidQuery(error) }
+        return QueryPlan(access: .scan, reason: "\(Self.self) has no query planner (it does not implement explain(_:)); "
+            + "assume it tests every item")
     }
 }
