@@ -66,6 +66,45 @@ enum OrderedKey {
         }
     }
 
+    /// The length of the encoding of the value that starts at `start` in `bytes` (as ``append(_:to:)`` wrote it),
+    /// found from the tags and terminators alone.
+    static func length(ofValueAt start: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+        var position = start
+        skipValue(bytes, &position)
+        return min(position, bytes.count) - start
+    }
+
+    private static func skipValue(_ bytes: UnsafeRawBufferPointer, _ position: inout Int) {
+        guard position < bytes.count else { return }
+        let tag = bytes[position]
+        position += 1
+        switch tag {
+        case 0x02: position += 1
+        case 0x03: position += 10
+        case 0x04: skipEscaped(bytes, &position)
+        case 0x05:
+            while position < bytes.count, bytes[position] != 0x00 { skipValue(bytes, &position) }
+            position += 1
+        case 0x06:
+            while position < bytes.count, bytes[position] == 0x01 {
+                position += 1
+                skipEscaped(bytes, &position)
+                skipValue(bytes, &position)
+            }
+            position += 1
+        default: break
+        }
+    }
+
+    /// Skips an escaped string's bytes and its `00 00` end (`00 FF` is an escaped NUL).
+    private static func skipEscaped(_ bytes: UnsafeRawBufferPointer, _ position: inout Int) {
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += byte == 0x00 ? 2 : 1
+            if byte == 0x00, position - 1 >= bytes.count || bytes[position - 1] == 0x00 { return }
+        }
+    }
+
     /// Appends `slot` as 4 big-endian bytes: the last component of an index entry, which makes every entry distinct.
     static func append(slot: Int32, to bytes: inout [UInt8]) {
         let value = UInt32(bitPattern: slot)
