@@ -18,6 +18,8 @@ struct BenchRunTests {
         "w2_write_p99_us": "us", "w5_query_p99_us": "us", "w7_base_rss_mb": "MiB",
         "s1_pull_records_per_s": "records/s", "s2_push_ops_per_s": "ops/s",
         "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms",
+        "w5_day_range_us": "us", "w5_priority_newest_us": "us", "w5_newest_us": "us", "w5_last_week_us": "us",
+        "w5_deep_page_us": "us", "w5_count_us": "us", "w5_two_equalities_us": "us",
     ]
 
     private func run(_ arguments: [String], factory: any BenchStoreFactory) async throws -> [String] {
@@ -84,7 +86,7 @@ private struct ForgetfulStoreFactory: BenchStoreFactory {
     var name: String { "forgetful" }
     var persistsAcrossProcesses: Bool { false }
 
-    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+    func open(directory: URL, durability: BenchDurability, indexes: [IndexDefinition]) async throws -> BenchStore {
         BenchStore(source: ForgetfulDataSource(), close: {}, explain: { _ in QueryPlan(access: .scan, reason: "it keeps nothing") })
     }
 }
