@@ -53,14 +53,17 @@ struct IndexPlanner {
         guard !indexes.isEmpty else { return .failure(PlanRefusal("no index is defined on \(query.table)")) }
         let conditions = IndexConditions(query.filter)
         var best: (choice: Choice, score: Int)?
-        for (position, index) in indexes.enumerated() {
-            for candidate in [choice(position, index, query, conditions), skipScan(position, index, query, conditions)] {
-                guard let (choice, score) = candidate else { continue }
-                if let current = best, current.score > score || (current.score == score && current.choice.entryCount <= choice.entryCount) {
-                    continue
-                }
-                best = (choice, score)
+        func consider(_ candidate: (Choice, Int)?) {
+            guard let (choice, score) = candidate else { return }
+            if let current = best, current.score > score || (current.score == score && current.choice.entryCount <= choice.entryCount) {
+                return
             }
+            best = (choice, score)
+        }
+        for (position, index) in indexes.enumerated() { consider(choice(position, index, query, conditions)) }
+        // A skip-scan (which searches for each value of the first field) only when no index fixes a field.
+        if best?.choice.prefix.isEmpty ?? true {
+            for (position, index) in indexes.enumerated() { consider(skipScan(position, index, query, conditions)) }
         }
         guard let walked = best?.choice else {
             return .failure(PlanRefusal("no index has the filter's equality fields as a prefix followed by a range condition or the orderBy fields"))
