@@ -2,9 +2,9 @@
 /// filter's top-level conjunction holds equality conditions on a prefix of its fields, possibly range conditions on
 /// the next field (``IndexConditions``), or when walking it yields `orderBy`'s order. With no condition on an
 /// index's first field, its few values can each be walked as a group (a skip-scan), for a range or an order on its
-/// second field. When the chosen index does not give `orderBy`'s order, or every match is to be counted, the other
-/// indexes that decide further conjuncts are intersected with it, and the matches are ordered by their sort values
-/// alone. The conjuncts the
+/// second field. When the best walk does not give `orderBy`'s order and another does, that one is walked instead.
+/// The other indexes that decide further conjuncts filter the walk by their slots (an intersection); when no walk
+/// gives the order, the matches are ranked by their sort values alone. The conjuncts the
 /// walked entries do not decide (``Plan/residual``) are tested on each item; when there are none, matches are
 /// counted and skipped without reading an item.
 struct IndexPlanner {
@@ -30,12 +30,12 @@ struct IndexPlanner {
 
     /// How a query is answered from the indexes.
     struct Plan {
-        /// The walked index, then the indexes intersected with it.
+        /// The walked index, then the indexes whose slots filter it (intersected with it).
         var choices: [Choice]
         /// The conjuncts no walked entry decides, which each item must still satisfy; nil when the entries decide
         /// every match.
         var residual: Filter?
-        /// Whether the candidates come in `orderBy`'s order (always so with no `orderBy`).
+        /// Whether the walk gives `orderBy`'s order (always so with no `orderBy`).
         var isOrdered: Bool
 
         var walked: Choice { choices[0] }
@@ -43,53 +43,60 @@ struct IndexPlanner {
 
     /// A skip-scan walks at most this many values of the first field.
     static let skipScanGroupLimit = 64
-    /// An index is intersected only when its entries are at most this many times those of the walked one: the
-    /// slots of every entry are collected, where the walk would decode only the walked items.
+    /// An index filters the walk only when its entries are at most this many times those walked: the slots of all
+    /// its entries are marked, where the walk may stop early.
     static let intersectionRatio = 16
+    /// About how many entries a walk passes over (a bitmap test each) in the time the sort values of one match are
+    /// read from its item's text.
+    static let sortValueCost = 50
 
-    /// The best plan over `indexes` (most fields fixed, then a range, then the order served, then fewest entries),
-    /// or why there is none.
+    /// The best plan over `indexes` (most fields fixed, then a range, then the order served, then fewest entries;
+    /// a walk that gives `orderBy` when the best does not), or why there is none.
     static func choose(_ query: Query, among indexes: [TableIndex]) -> Result<Plan, PlanRefusal> {
         guard !indexes.isEmpty else { return .failure(PlanRefusal("no index is defined on \(query.table)")) }
         let conditions = IndexConditions(query.filter)
-        var best: (choice: Choice, score: Int)?
-        func consider(_ candidate: (Choice, Int)?) {
-            guard let (choice, score) = candidate else { return }
-            if let current = best, current.score > score || (current.score == score && current.choice.entryCount <= choice.entryCount) {
-                return
-            }
-            best = (choice, score)
+        let direct = indexes.enumerated().compactMap { choice($0.offset, $0.element, query, conditions) }
+        var candidates = direct
+        // A skip-scan (one search per value of the first field) only when no index fixes a field, or for an order
+        // no other walk gives.
+        if !direct.contains(where: { !$0.0.prefix.isEmpty }) || (!query.orderBy.isEmpty && !direct.contains(where: { $0.0.servesOrder })) {
+            candidates += indexes.enumerated().compactMap { skipScan($0.offset, $0.element, query, conditions) }
         }
-        for (position, index) in indexes.enumerated() { consider(choice(position, index, query, conditions)) }
-        // A skip-scan (which searches for each value of the first field) only when no index fixes a field.
-        if best?.choice.prefix.isEmpty ?? true {
-            for (position, index) in indexes.enumerated() { consider(skipScan(position, index, query, conditions)) }
-        }
-        guard let walked = best?.choice else {
+        guard var walked = best(of: candidates) else {
             return .failure(PlanRefusal("no index has the filter's equality fields as a prefix followed by a range condition or the orderBy fields"))
         }
+        // A walk that gives the order, checking the other walks' conditions through their slots, reads only the
+        // page's items, where ranking the best walk's matches reads the sort values of each: worth it unless the
+        // walk would pass over many more entries (about `skip + top` in the share the best walk keeps) than that.
+        if !query.orderBy.isEmpty, !walked.servesOrder, let ordered = best(of: candidates.filter { $0.0.servesOrder }) {
+            let keep = query.top.map { max(query.skip ?? 0, 0) + max($0, 0) }
+            let passed = keep.map { min(ordered.entryCount, $0 * ordered.entryCount / max(walked.entryCount, 1)) } ?? ordered.entryCount
+            if passed <= walked.entryCount * sortValueCost { walked = ordered }
+        }
+        // Other indexes that decide more conjuncts filter the walk by their slots before any item is read.
         var choices = [walked]
         var consumed = walked.consumed
-        if !walked.servesOrder || query.includeTotalCount {
-            // Other indexes that decide more conjuncts narrow the candidates before any item is read (and count
-            // them without reading any when they decide all), at the cost of the order of the walk.
-            let partners = indexes.enumerated().compactMap { position, index -> Choice? in
-                guard position != walked.index, let (partner, _) = choice(position, index, query, conditions),
-                      !partner.consumed.isSubset(of: consumed),
-                      partner.entryCount <= walked.entryCount * intersectionRatio else { return nil }
-                return partner
-            }
-            for partner in partners.sorted(by: { $0.entryCount < $1.entryCount }) where !partner.consumed.isSubset(of: consumed) {
-                choices.append(partner)
-                consumed.formUnion(partner.consumed)
-            }
+        let partners = direct.map(\.0).filter {
+            $0.index != walked.index && !$0.consumed.isSubset(of: consumed) && $0.entryCount <= max(walked.entryCount, 1) * intersectionRatio
         }
-        let isOrdered = query.orderBy.isEmpty || (walked.servesOrder && choices.count == 1)
+        for partner in partners.sorted(by: { $0.entryCount < $1.entryCount }) where !partner.consumed.isSubset(of: consumed) {
+            choices.append(partner)
+            consumed.formUnion(partner.consumed)
+        }
+        // Without an order to keep, the smallest walk goes first and the others filter it.
+        if !walked.servesOrder, let smallest = choices.indices.min(by: { choices[$0].entryCount < choices[$1].entryCount }) {
+            choices.swapAt(0, smallest)
+        }
         var residual: Filter?
         for (position, conjunct) in conditions.conjuncts.enumerated() where !consumed.contains(position) {
             residual = residual.map { $0 && conjunct } ?? conjunct
         }
-        return .success(Plan(choices: choices, residual: residual, isOrdered: isOrdered))
+        return .success(Plan(choices: choices, residual: residual, isOrdered: query.orderBy.isEmpty || choices[0].servesOrder))
+    }
+
+    /// The highest-scoring candidate, the one with fewer entries among equals.
+    private static func best(of candidates: [(Choice, Int)]) -> Choice? {
+        candidates.min { lhs, rhs in lhs.1 > rhs.1 || (lhs.1 == rhs.1 && lhs.0.entryCount < rhs.0.entryCount) }?.0
     }
 
     /// The walk of `index` its equality prefix and range give, with its score; nil when it serves nothing.

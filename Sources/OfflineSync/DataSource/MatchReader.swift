@@ -10,15 +10,16 @@ struct MatchReader {
     let table: ItemTable
     let query: Query
     let residual: Filter?
-    /// How many candidates there are: the count of matches when there is no residual.
-    let candidateCount: Int
+    /// How many candidates there are when known without walking them: the count of matches when there is no
+    /// residual.
+    let candidateCount: Int?
     /// The count of every match, after a read.
     private(set) var total = 0
     private let skip: Int
     private let keep: Int?
     private var shape: JSONObjectShape?
 
-    init(table: ItemTable, query: Query, residual: Filter?, candidateCount: Int) {
+    init(table: ItemTable, query: Query, residual: Filter?, candidateCount: Int?) {
         self.table = table
         self.query = query
         self.residual = residual
@@ -30,8 +31,10 @@ struct MatchReader {
     /// The page of candidates that come in the query's order; stops once the page is full unless the count
     /// still needs items tested.
     mutating func inOrder(_ candidates: Candidates) -> [JSONObject] {
-        total = residual == nil ? candidateCount : 0
-        if keep == 0, residual == nil || !query.includeTotalCount { return [] }
+        // With every candidate a match and their count known, nothing needs walking past the page.
+        let counted = residual == nil ? candidateCount : nil
+        total = counted ?? 0
+        if keep == 0, counted != nil || !query.includeTotalCount { return [] }
         var page: [JSONObject] = []
         var seen = 0
         candidates { slot in
@@ -41,34 +44,34 @@ struct MatchReader {
                 if seen > skip, keep.map({ seen <= $0 }) ?? true { page.append(item) }
             } else {
                 seen += 1
-                if seen > skip, let item = decode(slot) { page.append(item) }
+                if seen > skip, keep.map({ seen <= $0 }) ?? true, let item = decode(slot) { page.append(item) }
             }
             guard let keep, seen >= keep else { return true }
-            return residual != nil && query.includeTotalCount
+            return counted == nil && query.includeTotalCount
         }
-        if residual != nil { total = seen }
+        if counted == nil { total = seen }
         return page
     }
 
     /// The page of candidates in any order, ranked by `orderBy`.
     mutating func sorted(_ candidates: Candidates) -> [JSONObject] {
-        total = residual == nil ? candidateCount : 0
-        if keep == 0, residual == nil || !query.includeTotalCount { return [] }
+        let counted = residual == nil ? candidateCount : nil
+        total = counted ?? 0
+        if keep == 0, counted != nil || !query.includeTotalCount { return [] }
         let fields = query.orderBy.map(\.field)
         var ranked = RankedSlots(orderBy: query.orderBy, capacity: keep)
         var seen = 0
         candidates { slot in
             if let residual {
                 guard let item = decode(slot), residual.matches(item) else { return true }
-                ranked.insert(fields.map { item[$0] ?? .null }, slot: slot)
-            } else {
-                guard let values = table.values(of: slot, fields: fields) else { return true }
+                if keep != 0 { ranked.insert(fields.map { item[$0] ?? .null }, slot: slot) }
+            } else if keep != 0, let values = table.values(of: slot, fields: fields) {
                 ranked.insert(values, slot: slot)
             }
             seen += 1
             return true
         }
-        if residual != nil { total = seen }
+        if counted == nil { total = seen }
         return ranked.orderedSlots().dropFirst(skip).compactMap { decode($0) }
     }
 

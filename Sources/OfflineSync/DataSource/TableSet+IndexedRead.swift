@@ -30,17 +30,17 @@ extension TableSet {
         for partner in plan.choices.dropFirst() {
             let decided = partner.equalityFields + (partner.range.map { [$0.field] } ?? [])
             parts.append("intersected with index (\(list[partner.index].definition.fields.joined(separator: ", "))) "
-                + "on \(decided.joined(separator: ", "))")
+                + "on \(decided.joined(separator: ", ")) (its slots filter the walk)")
         }
         let keep = query.top == nil ? "" : ", stopping after skip + top matches"
         if !query.orderBy.isEmpty {
-            if walked.servesOrder && plan.choices.count == 1 {
+            if walked.servesOrder {
                 parts.append("orderBy follows the index, in order" + (walked.skipsFirstField ? ", the groups merged" : "") + keep)
             } else {
                 parts.append("orderBy sorts the matches by their sort values alone, then reads the page's items")
             }
         }
-        parts.append("\(walked.entryCount) index \(walked.entryCount == 1 ? "entry" : "entries") walked")
+        parts.append("up to \(walked.entryCount) index \(walked.entryCount == 1 ? "entry" : "entries") walked")
         if plan.residual == nil {
             parts.append("the index entries decide every match: skipped and counted without reading items")
         } else {
@@ -54,11 +54,15 @@ extension TableSet {
         guard let list = indexes[query.table], case .success(let plan) = IndexPlanner.choose(query, among: list) else {
             return nil
         }
-        let intersected = plan.choices.count > 1 ? Self.intersection(plan.choices, list) : nil
-        let candidates = intersected.map { slots in { (visit: (Int32) -> Bool) in for slot in slots where !visit(slot) { break } } }
-            ?? { visit in Self.walk(plan.walked, list[plan.walked.index], visit) }
+        let walked = plan.walked
+        let filters = plan.choices.dropFirst().map { Self.slotBitmap($0, list[$0.index]) }
+        let candidates: MatchReader.Candidates = { visit in
+            Self.walk(walked, list[walked.index]) { slot in
+                filters.allSatisfy { Self.contains($0, slot) } ? visit(slot) : true
+            }
+        }
         var reader = MatchReader(table: table, query: query, residual: plan.residual,
-                                 candidateCount: intersected?.count ?? plan.walked.entryCount)
+                                 candidateCount: filters.isEmpty ? walked.entryCount : nil)
         var page = plan.isOrdered ? reader.inOrder(candidates) : reader.sorted(candidates)
         if let select = query.select {
             let fields = Set(select + ["id"])
@@ -98,22 +102,20 @@ extension TableSet {
         }
     }
 
-    /// The slots that every choice's entries hold, in slot order: the smallest choice's slots, kept when each other
-    /// choice's entries hold them too (marked in a bitmap).
-    private static func intersection(_ choices: [IndexPlanner.Choice], _ list: [TableIndex]) -> [Int32] {
-        let ordered = choices.sorted { $0.entryCount < $1.entryCount }
-        var slots: [Int32] = []
-        walk(ordered[0], list[ordered[0].index]) { slots.append($0); return true }
-        slots.sort()
-        for choice in ordered.dropFirst() {
-            guard let last = slots.last else { break }
-            var marked = [UInt64](repeating: 0, count: Int(last) / 64 + 1)
-            walk(choice, list[choice.index]) { slot in
-                if slot <= last { marked[Int(slot) / 64] |= 1 << UInt64(slot % 64) }
-                return true
-            }
-            slots.removeAll { marked[Int($0) / 64] & (1 << UInt64($0 % 64)) == 0 }
+    /// A bit per slot, set for the slots of the entries `choice` walks.
+    private static func slotBitmap(_ choice: IndexPlanner.Choice, _ index: TableIndex) -> [UInt64] {
+        var bits: [UInt64] = []
+        walk(choice, index) { slot in
+            let word = Int(slot) / 64
+            if word >= bits.count { bits.append(contentsOf: repeatElement(0, count: word + 1 - bits.count)) }
+            bits[word] |= 1 << UInt64(slot % 64)
+            return true
         }
-        return slots
+        return bits
+    }
+
+    private static func contains(_ bits: [UInt64], _ slot: Int32) -> Bool {
+        let word = Int(slot) / 64
+        return word < bits.count && bits[word] & (1 << UInt64(slot % 64)) != 0
     }
 }

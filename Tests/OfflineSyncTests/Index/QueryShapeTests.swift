@@ -51,7 +51,10 @@ struct QueryShapeTests {
         // A range on a timestamp field alone (the second field of an index: a skip-scan).
         (Query(table: "TodoItem", filter: Field("updatedAt") > day.addingTimeInterval(20 * 86_400)), "skip-scan"),
         // A filter served by one index, ordered by another field: top 20 newest.
-        (Query(table: "TodoItem", filter: Field("priority") == 7, orderBy: [.descending("updatedAt")], top: 20), "sorts the matches by their sort values"),
+        (Query(table: "TodoItem", filter: Field("priority") == 7, orderBy: [.descending("updatedAt")], top: 20),
+         "skip-scan: each of the 3 values of complete walked as a group; intersected with index (priority) on priority"),
+        (Query(table: "TodoItem", filter: Field("priority") == 7, orderBy: [.descending("updatedAt")], includeTotalCount: true),
+         "orderBy follows the index, in order, the groups merged"),
         (Query(table: "TodoItem", filter: Field("priority") >= 8, orderBy: [.ascending("text")], skip: 3, top: 5, includeTotalCount: true),
          "sorts the matches by their sort values"),
         // An order on the second field with no condition on the first: a skip-scan merging the groups.
@@ -85,6 +88,25 @@ struct QueryShapeTests {
         } else {
             try IndexDifferentialTests.expectSame(query, expected, got)
         }
+    }
+
+    @Test func fewMatchesAreRankedRatherThanLookedForAlongALongOrderedWalk() throws {
+        var plain = TableSet(), indexed = TableSet()
+        try indexed.defineIndexes(Self.indexes)
+        let items = (0..<3_000).map { number -> JSONObject in
+            let priority: Int64 = number % 1_000 == 7 ? 99 : Int64(number % 10)
+            let updatedAt = Timestamp.string(fromMilliseconds: Int64(number) * 60_000)
+            return ["id": .string("i\(number)"), "complete": .bool(number % 2 == 0), "priority": .int(priority), "updatedAt": .string(updatedAt)]
+        }
+        plain.apply([.upsert(table: "TodoItem", items: items)])
+        indexed.apply([.upsert(table: "TodoItem", items: items)])
+        let rare = Query(table: "TodoItem", filter: Field("priority") == 99, orderBy: [.descending("updatedAt")], top: 2)
+        #expect(try indexed.explain(rare).reason.contains("equality on priority; orderBy sorts the matches by their sort values"))
+        #expect(try indexed.read(rare).items.map { $0["id"] } == ["i2007", "i1007"])
+        #expect(try plain.read(rare).items.map { $0["id"] } == ["i2007", "i1007"])
+        let common = Query(table: "TodoItem", filter: Field("priority") == 3, orderBy: [.descending("updatedAt")], top: 2)
+        #expect(try indexed.explain(common).reason.contains("orderBy follows the index"))
+        #expect(try indexed.read(common).items.map { $0["id"] } == ["i2993", "i2983"])
     }
 
     @Test func instantsNarrowOnlyAsFarAsOffsetsAllow() throws {
