@@ -5,8 +5,9 @@
 /// second field. When the best walk does not give `orderBy`'s order and another does, that one is walked instead.
 /// The other indexes that decide further conjuncts filter the walk by their slots (an intersection); when no walk
 /// gives the order, the matches are ranked by their sort values alone. The conjuncts the
-/// walked entries do not decide (``Plan/residual``) are tested on each item; when there are none, matches are
-/// counted and skipped without reading an item.
+/// walked entries do not decide are tested on the entries' values when they name only indexed fields
+/// (``Plan/entryResidual``), else on each item (``Plan/residual``); when no item needs testing, matches are counted
+/// and skipped without reading one.
 struct IndexPlanner {
     /// One index and the part of it to walk.
     struct Choice {
@@ -32,8 +33,11 @@ struct IndexPlanner {
     struct Plan {
         /// The walked index, then the indexes whose slots filter it (intersected with it).
         var choices: [Choice]
-        /// The conjuncts no walked entry decides, which each item must still satisfy; nil when the entries decide
-        /// every match.
+        /// The conjuncts no walked entry decides but that name only the walked index's fields: tested on each
+        /// entry's values before its item is read. Nil when there are none.
+        var entryResidual: Filter?
+        /// The other conjuncts no walked entry decides, which each item must still satisfy; nil when the entries
+        /// (with `entryResidual`) decide every match.
         var residual: Filter?
         /// Whether the walk gives `orderBy`'s order (always so with no `orderBy`).
         var isOrdered: Bool
@@ -87,11 +91,17 @@ struct IndexPlanner {
         if !walked.servesOrder, let smallest = choices.indices.min(by: { choices[$0].entryCount < choices[$1].entryCount }) {
             choices.swapAt(0, smallest)
         }
-        var residual: Filter?
+        let indexed = Set(indexes[choices[0].index].definition.fields)
+        var entryResidual: Filter?, residual: Filter?
         for (position, conjunct) in conditions.conjuncts.enumerated() where !consumed.contains(position) {
-            residual = residual.map { $0 && conjunct } ?? conjunct
+            if conjunct.fieldNames.allSatisfy(indexed.contains) {
+                entryResidual = entryResidual.map { $0 && conjunct } ?? conjunct
+            } else {
+                residual = residual.map { $0 && conjunct } ?? conjunct
+            }
         }
-        return .success(Plan(choices: choices, residual: residual, isOrdered: query.orderBy.isEmpty || choices[0].servesOrder))
+        return .success(Plan(choices: choices, entryResidual: entryResidual, residual: residual,
+                             isOrdered: query.orderBy.isEmpty || choices[0].servesOrder))
     }
 
     /// The highest-scoring candidate, the one with fewer entries among equals.

@@ -201,6 +201,19 @@ struct TableIndex: Sendable {
         return groups
     }
 
+    /// The indexed values of the entry at `position`, by field name; nil when one is an array or an object.
+    func values(at position: Int) -> JSONObject? {
+        bytes.withUnsafeBytes { raw in
+            let entry = Self.view(raw, entries[position])
+            var object = JSONObject(minimumCapacity: definition.fields.count), offset = 0
+            for field in definition.fields {
+                guard let value = OrderedKey.scalar(at: &offset, in: entry) else { return nil }
+                object[field] = value
+            }
+            return object
+        }
+    }
+
     /// Compares the entries at `lhs` and `rhs` without their first values: by the other fields, then the slot.
     func compareAfterFirstValue(_ lhs: Int, _ rhs: Int) -> Int {
         bytes.withUnsafeBytes { raw in

@@ -25,7 +25,7 @@ extension TableSet {
         }
         if let range = walked.range {
             let exact = !range.consumed.isEmpty || (range.lower == nil && range.upper == nil)
-            parts.append("range on \(range.field)" + (exact ? "" : " (instants: narrowed to whole days, each item tested)"))
+            parts.append("range on \(range.field)" + (exact ? "" : " (instants: narrowed to whole days)"))
         }
         for partner in plan.choices.dropFirst() {
             let decided = partner.equalityFields + (partner.range.map { [$0.field] } ?? [])
@@ -41,6 +41,11 @@ extension TableSet {
             }
         }
         parts.append("up to \(walked.entryCount) index \(walked.entryCount == 1 ? "entry" : "entries") walked")
+        if let test = plan.entryResidual {
+            var named = Set<String>()
+            let fields = test.fieldNames.filter { named.insert($0).inserted }
+            parts.append("\(fields.joined(separator: ", ")) tested on each entry's values before its item is read")
+        }
         if plan.residual == nil {
             parts.append("the index entries decide every match: skipped and counted without reading items")
         } else {
@@ -54,15 +59,21 @@ extension TableSet {
         guard let list = indexes[query.table], case .success(let plan) = IndexPlanner.choose(query, among: list) else {
             return nil
         }
-        let walked = plan.walked
+        let walked = plan.walked, index = list[walked.index]
         let filters = plan.choices.dropFirst().map { Self.slotBitmap($0, list[$0.index]) }
         let candidates: MatchReader.Candidates = { visit in
-            Self.walk(walked, list[walked.index]) { slot in
-                filters.allSatisfy { Self.contains($0, slot) } ? visit(slot) : true
+            Self.walk(walked, index) { position in
+                let slot = index.slot(at: position)
+                guard filters.allSatisfy({ Self.contains($0, slot) }) else { return true }
+                if let test = plan.entryResidual {
+                    // An entry holding an array or an object is tested on its item.
+                    guard let values = index.values(at: position) ?? table.decode(slot), test.matches(values) else { return true }
+                }
+                return visit(slot)
             }
         }
         var reader = MatchReader(table: table, query: query, residual: plan.residual,
-                                 candidateCount: filters.isEmpty ? walked.entryCount : nil)
+                                 candidateCount: filters.isEmpty && plan.entryResidual == nil ? walked.entryCount : nil)
         var page = plan.isOrdered ? reader.inOrder(candidates) : reader.sorted(candidates)
         if let select = query.select {
             let fields = Set(select + ["id"])
@@ -71,15 +82,15 @@ extension TableSet {
         return QueryResult(items: page, totalCount: query.includeTotalCount ? reader.total : nil)
     }
 
-    /// Calls `visit` with the slot of each entry `choice` walks, in the index's order (backwards when descending;
-    /// the groups of a skip-scan merged when the order is served), until it returns false.
-    private static func walk(_ choice: IndexPlanner.Choice, _ index: TableIndex, _ visit: (Int32) -> Bool) {
+    /// Calls `visit` with the position of each entry `choice` walks, in the index's order (backwards when
+    /// descending; the groups of a skip-scan merged when the order is served), until it returns false.
+    private static func walk(_ choice: IndexPlanner.Choice, _ index: TableIndex, _ visit: (Int) -> Bool) {
         guard choice.ranges.count > 1, choice.servesOrder else {
             for range in choice.ranges {
                 if choice.descending {
-                    for position in range.reversed() where !visit(index.slot(at: position)) { return }
+                    for position in range.reversed() where !visit(position) { return }
                 } else {
-                    for position in range where !visit(index.slot(at: position)) { return }
+                    for position in range where !visit(position) { return }
                 }
             }
             return
@@ -93,7 +104,7 @@ extension TableSet {
                 let order = index.compareAfterFirstValue(heads[group], heads[next])
                 if choice.descending ? order > 0 : order < 0 { next = group }
             }
-            guard visit(index.slot(at: heads[next])) else { return }
+            guard visit(heads[next]) else { return }
             heads[next] += choice.descending ? -1 : 1
             if heads[next] == ends[next] {
                 heads.remove(at: next)
@@ -105,8 +116,8 @@ extension TableSet {
     /// A bit per slot, set for the slots of the entries `choice` walks.
     private static func slotBitmap(_ choice: IndexPlanner.Choice, _ index: TableIndex) -> [UInt64] {
         var bits: [UInt64] = []
-        walk(choice, index) { slot in
-            let word = Int(slot) / 64
+        walk(choice, index) { position in
+            let slot = index.slot(at: position), word = Int(slot) / 64
             if word >= bits.count { bits.append(contentsOf: repeatElement(0, count: word + 1 - bits.count)) }
             bits[word] |= 1 << UInt64(slot % 64)
             return true

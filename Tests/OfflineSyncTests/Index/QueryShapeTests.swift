@@ -125,6 +125,19 @@ struct QueryShapeTests {
         #expect(try indexed.read(Query(table: "T", filter: after)).items.map { $0["id"] } == ["later"])
     }
 
+    @Test func scalarsReadBackFromTheirEncodingsCompareEqual() {
+        let values: [JSONValue] = [.null, true, false, 0, -7, 9_007_199_254_740_993, .int(.max), .int(.min), -2.5, 1e300, "", "a\u{0}b", "é"]
+        for value in values {
+            var bytes: [UInt8] = []
+            OrderedKey.append(value, to: &bytes)
+            OrderedKey.append([1], to: &bytes)
+            var position = 0
+            let read = bytes.withUnsafeBytes { OrderedKey.scalar(at: &position, in: $0) }
+            #expect(read.map { ValueComparison.equal($0, value) && ValueComparison.sortOrder($0, value) == 0 } == true, "\(value) read as \(String(describing: read))")
+            #expect(bytes.withUnsafeBytes { OrderedKey.scalar(at: &position, in: $0) } == nil, "an array is not a scalar")
+        }
+    }
+
     @Test func valueLengthsSkipEveryKindOfEncodedValue() {
         let values: [JSONValue] = [.null, true, 3, -2.5, "a\u{0}b", "", [1, "x", [.null]], ["k": ["z": 1], "a\u{0}": "v"]]
         for value in values {
