@@ -214,6 +214,11 @@ struct TableIndex: Sendable {
         }
     }
 
+    /// Calls `body` with the bytes of the entry at `position`.
+    func withEntry<T>(at position: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        bytes.withUnsafeBytes { raw in body(Self.view(raw, entries[position])) }
+    }
+
     /// Compares the entries at `lhs` and `rhs` without their first values: by the other fields, then the slot.
     func compareAfterFirstValue(_ lhs: Int, _ rhs: Int) -> Int {
         bytes.withUnsafeBytes { raw in

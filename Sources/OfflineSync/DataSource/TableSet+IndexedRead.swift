@@ -61,13 +61,15 @@ extension TableSet {
         }
         let walked = plan.walked, index = list[walked.index]
         let filters = plan.choices.dropFirst().map { Self.slotBitmap($0, list[$0.index]) }
+        let entryTest = plan.entryResidual.map { EntryTest($0, fields: index.definition.fields) }
         let candidates: MatchReader.Candidates = { visit in
             Self.walk(walked, index) { position in
                 let slot = index.slot(at: position)
                 guard filters.allSatisfy({ Self.contains($0, slot) }) else { return true }
-                if let test = plan.entryResidual {
+                if let entryTest, let residual = plan.entryResidual {
                     // An entry holding an array or an object is tested on its item.
-                    guard let values = index.values(at: position) ?? table.decode(slot), test.matches(values) else { return true }
+                    let passes = entryTest.passes(index, at: position) ?? table.decode(slot).map { residual.matches($0) } ?? false
+                    guard passes else { return true }
                 }
                 return visit(slot)
             }
