@@ -73,8 +73,8 @@ struct IndexPlanner {
         // page's items, where ranking the best walk's matches reads the sort values of each: worth it unless the
         // walk would pass over many more entries (about `skip + top` in the share the best walk keeps) than that.
         if !query.orderBy.isEmpty, !walked.servesOrder, let ordered = best(of: candidates.filter { $0.0.servesOrder }) {
-            let keep = query.top.map { max(query.skip ?? 0, 0) + max($0, 0) }
-            let passed = keep.map { min(ordered.entryCount, $0 * ordered.entryCount / max(walked.entryCount, 1)) } ?? ordered.entryCount
+            let keep = query.keptMatches.map { min($0, walked.entryCount) }
+            let passed = keep.map { $0 * ordered.entryCount / max(walked.entryCount, 1) } ?? ordered.entryCount
             if passed <= walked.entryCount * sortValueCost { walked = ordered }
         }
         // Other indexes that decide more conjuncts filter the walk by their slots before any item is read.

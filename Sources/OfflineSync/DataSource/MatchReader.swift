@@ -25,7 +25,7 @@ struct MatchReader {
         self.residual = residual
         self.candidateCount = candidateCount
         skip = max(query.skip ?? 0, 0)
-        keep = query.top.map { max(query.skip ?? 0, 0) + max($0, 0) }
+        keep = query.keptMatches
     }
 
     /// The page of candidates that come in the query's order; stops once the page is full unless the count

@@ -109,6 +109,16 @@ struct QueryShapeTests {
         #expect(try indexed.read(common).items.map { $0["id"] } == ["i2993", "i2983"])
     }
 
+    @Test func hugeSkipsAndTopsAreAnsweredNotOverflowed() throws {
+        let (plain, indexed) = try Self.tables()
+        for query in [Query(table: "TodoItem", filter: Field("priority") == 7, orderBy: [.descending("updatedAt")], skip: 3, top: .max),
+                      Query(table: "TodoItem", filter: Field("complete") == true, skip: .max, top: .max, includeTotalCount: true)] {
+            let expected = try plain.read(query), got = try indexed.read(query)
+            #expect(got.items.map { $0["id"] } == expected.items.map { $0["id"] })
+            #expect(got.totalCount == expected.totalCount)
+        }
+    }
+
     @Test func instantsNarrowOnlyAsFarAsOffsetsAllow() throws {
         // The same instant written with several offsets: its text's day is at most a day off.
         var indexed = TableSet()
