@@ -47,7 +47,8 @@ extension TableSet {
             parts.append("\(fields.joined(separator: ", ")) tested on each entry's values before its item is read")
         }
         if plan.residual == nil {
-            parts.append("the index entries decide every match: skipped and counted without reading items")
+            parts.append("the index entries\(plan.entryResidual == nil ? "" : " and their values") decide every match: "
+                + "skipped and counted without reading items")
         } else {
             parts.append("each candidate item tested against the rest of the filter")
         }

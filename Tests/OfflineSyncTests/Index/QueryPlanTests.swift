@@ -45,7 +45,7 @@ struct QueryPlanTests {
         let plan = try await store.explain(query)
         #expect(plan.index == index)
         #expect(plan.reason.contains("range on updatedAt (instants: narrowed to whole days)"), "\(plan)")
-        #expect(plan.reason.contains("updatedAt tested on each entry's values before its item is read; the index entries decide every match"), "\(plan)")
+        #expect(plan.reason.contains("updatedAt tested on each entry's values before its item is read; the index entries and their values decide every match"), "\(plan)")
         #expect(try await store.read(query).items.map { $0["id"] } == ["b"])
     }
 
