@@ -12,6 +12,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) async throws -> Int32)
     (DemoCommand.spec, DemoCommand.run),
     (StoreCommands.inspectSpec, StoreCommands.inspect),
     (StoreCommands.dumpSpec, StoreCommands.dump),
+    (StoreCommands.explainSpec, StoreCommands.explain),
     (JournalCheckCommands.verifySpec, JournalCheckCommands.verify),
     (JournalCheckCommands.repairSpec, JournalCheckCommands.repair),
     (StoreCommands.compactSpec, StoreCommands.compact),

@@ -105,6 +105,22 @@ struct ItemTable: Sendable {
         }
     }
 
+    /// The values of `fields` in the item in `slot` (null for a missing one), read from its text without building
+    /// the rest of it; nil for a free slot.
+    func values(of slot: Int32, fields: [String]) -> [JSONValue]? {
+        withBytes(of: slot) { raw in
+            guard let raw else { return nil }
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            guard case .success(let ranges) = JSONReader.skimObject(bytes, keys: fields) else { return nil }
+            return ranges.map { range in
+                guard let range, case .success(let value) = JSONReader.result(UnsafeBufferPointer(rebasing: bytes[range])) else {
+                    return .null
+                }
+                return value
+            }
+        }
+    }
+
     /// Calls `body` with the JSON text of the item in `slot` (nil for a free slot).
     func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let place = slots[Int(slot)]

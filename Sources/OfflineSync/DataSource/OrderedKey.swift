@@ -66,6 +66,86 @@ enum OrderedKey {
         }
     }
 
+    /// The scalar value (null, Boolean, number or string) whose encoding starts at `position` in `bytes`, moving
+    /// `position` past it; nil for an array or an object, or bytes that are no encoding. A number comes back as a
+    /// double when it is one exactly, else as an integer: equal, in every comparison, to the value encoded.
+    static func scalar(at position: inout Int, in bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        guard position < bytes.count else { return nil }
+        let tag = bytes[position]
+        position += 1
+        switch tag {
+        case 0x01:
+            return .null
+        case 0x02:
+            guard position < bytes.count else { return nil }
+            position += 1
+            return .bool(bytes[position - 1] != 0)
+        case 0x03:
+            guard position + 10 <= bytes.count else { return nil }
+            var bits: UInt64 = 0
+            for offset in 0..<8 { bits = bits << 8 | UInt64(bytes[position + offset]) }
+            let remainder = Int64(bytes[position + 8]) << 8 | Int64(bytes[position + 9])
+            position += 10
+            let number = Double(bitPattern: bits >> 63 == 1 ? bits & ~(1 << 63) : ~bits)
+            guard remainder != 0 else { return .double(number) }
+            return .int(Int64(number) &+ remainder)
+        case 0x04:
+            var utf8: [UInt8] = []
+            while position + 1 < bytes.count {
+                let byte = bytes[position]
+                if byte == 0x00 {
+                    position += 2
+                    if bytes[position - 1] == 0x00 { return .string(String(decoding: utf8, as: UTF8.self)) }
+                } else {
+                    position += 1
+                }
+                utf8.append(byte)
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The length of the encoding of the value that starts at `start` in `bytes` (as ``append(_:to:)`` wrote it),
+    /// found from the tags and terminators alone.
+    static func length(ofValueAt start: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+        var position = start
+        skipValue(bytes, &position)
+        return min(position, bytes.count) - start
+    }
+
+    private static func skipValue(_ bytes: UnsafeRawBufferPointer, _ position: inout Int) {
+        guard position < bytes.count else { return }
+        let tag = bytes[position]
+        position += 1
+        switch tag {
+        case 0x02: position += 1
+        case 0x03: position += 10
+        case 0x04: skipEscaped(bytes, &position)
+        case 0x05:
+            while position < bytes.count, bytes[position] != 0x00 { skipValue(bytes, &position) }
+            position += 1
+        case 0x06:
+            while position < bytes.count, bytes[position] == 0x01 {
+                position += 1
+                skipEscaped(bytes, &position)
+                skipValue(bytes, &position)
+            }
+            position += 1
+        default: break
+        }
+    }
+
+    /// Skips an escaped string's bytes and its `00 00` end (`00 FF` is an escaped NUL).
+    private static func skipEscaped(_ bytes: UnsafeRawBufferPointer, _ position: inout Int) {
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += byte == 0x00 ? 2 : 1
+            if byte == 0x00, position - 1 >= bytes.count || bytes[position - 1] == 0x00 { return }
+        }
+    }
+
     /// Appends `slot` as 4 big-endian bytes: the last component of an index entry, which makes every entry distinct.
     static func append(slot: Int32, to bytes: inout [UInt8]) {
         let value = UInt32(bitPattern: slot)

@@ -35,6 +35,10 @@ public protocol SyncContextDataSource: Sendable {
     /// back from them; ``SyncContext/erase()`` calls it after deleting everything. The default implementation does
     /// nothing, which suits a store that keeps nothing on disk.
     func discardDeletedData() async throws
+    /// How ``read(_:)`` would answer `query`: the index it walks, or a scan, and why (like SQLite's
+    /// `EXPLAIN QUERY PLAN`). Reads no item. The default implementation, for a store without a planner, reports a
+    /// scan and says so.
+    func explain(_ query: Query) async throws -> QueryPlan
 }
 
 extension SyncContextDataSource {
@@ -50,4 +54,12 @@ extension SyncContextDataSource {
 
     /// Does nothing.
     public func discardDeletedData() async throws {}
+    /// A scan, for a store that does not plan its reads: it is assumed to test every item.
+    /// - Throws: ``DataSourceError`` for an invalid table name or query, as ``read(_:)`` would.
+    public func explain(_ query: Query) async throws -> QueryPlan {
+        try StoreChange.validateTable(query.table)
+        do { try query.validate() } catch { throw DataSourceError.invalidQuery(error) }
+        return QueryPlan(access: .scan, reason: "\(Self.self) has no query planner (it does not implement explain(_:)); "
+            + "assume it tests every item")
+    }
 }

@@ -184,6 +184,50 @@ struct TableIndex: Sendable {
         return start..<max(start, end)
     }
 
+    /// The encodings of the distinct values of the first field, in order, found by one search per value; nil when
+    /// there are more than `limit`.
+    func firstValueGroups(limit: Int) -> [[UInt8]]? {
+        var groups: [[UInt8]] = []
+        var position = 0
+        while position < entries.count {
+            guard groups.count < limit else { return nil }
+            let value = bytes.withUnsafeBytes { raw in
+                let entry = Self.view(raw, entries[position])
+                return Array(entry[0..<OrderedKey.length(ofValueAt: 0, in: entry)])
+            }
+            groups.append(value)
+            position = positions(from: value, to: value).upperBound
+        }
+        return groups
+    }
+
+    /// The indexed values of the entry at `position`, by field name; nil when one is an array or an object.
+    func values(at position: Int) -> JSONObject? {
+        bytes.withUnsafeBytes { raw in
+            let entry = Self.view(raw, entries[position])
+            var object = JSONObject(minimumCapacity: definition.fields.count), offset = 0
+            for field in definition.fields {
+                guard let value = OrderedKey.scalar(at: &offset, in: entry) else { return nil }
+                object[field] = value
+            }
+            return object
+        }
+    }
+
+    /// Calls `body` with the bytes of the entry at `position`.
+    func withEntry<T>(at position: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        bytes.withUnsafeBytes { raw in body(Self.view(raw, entries[position])) }
+    }
+
+    /// Compares the entries at `lhs` and `rhs` without their first values: by the other fields, then the slot.
+    func compareAfterFirstValue(_ lhs: Int, _ rhs: Int) -> Int {
+        bytes.withUnsafeBytes { raw in
+            let left = Self.view(raw, entries[lhs]), right = Self.view(raw, entries[rhs])
+            return ValueComparison.compareBytes(UnsafeRawBufferPointer(rebasing: left[OrderedKey.length(ofValueAt: 0, in: left)...]),
+                                                UnsafeRawBufferPointer(rebasing: right[OrderedKey.length(ofValueAt: 0, in: right)...]))
+        }
+    }
+
     // MARK: Comparison
 
     /// The first position whose entry is not below `entry`.

@@ -58,6 +58,15 @@ public struct SyncTable: Sendable {
         return try await context.dataSource.read(query)
     }
 
+    /// How the store would answer `query`: the index it walks, or a scan, and why. Reads no item; use it to see
+    /// why a query is slow. A store without a planner reports a scan (``SyncContextDataSource/explain(_:)``).
+    /// - Throws: ``SyncError`` when the query is for another table; the store's error for an invalid query.
+    public func explain(_ query: Query) async throws -> QueryPlan {
+        try SyncContext.validateTable(name)
+        guard query.table == name else { throw SyncError.queryTableMismatch(table: name, queryTable: query.table) }
+        return try await context.dataSource.explain(query)
+    }
+
     /// The query's result now, then again after each committed change made through the context that alters it
     /// (local writes, `write` batches, push bookkeeping, pulled pages, purge, resolutions).
     ///

@@ -64,6 +64,11 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
         try await read(Query(table: table.name, filter: filter, orderBy: orderBy))
     }
 
+    /// How the store would answer `query`; see ``SyncTable/explain(_:)``.
+    public func explain(_ query: Query) async throws -> QueryPlan {
+        try await table.explain(query)
+    }
+
     /// The query's models now, then again after each committed change that alters them; see
     /// ``SyncTable/observe(_:)``. The stream throws ``SyncError/modelCoding(type:table:reason:)`` for an item that
     /// does not decode.

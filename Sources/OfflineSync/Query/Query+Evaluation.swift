@@ -7,7 +7,7 @@ extension Query {
     /// so a "first 50 by date" query over many items does not sort them all.
     public func evaluate(over items: some Sequence<JSONObject>) -> QueryResult {
         let skip = max(self.skip ?? 0, 0)
-        let keep = top.map { skip + max($0, 0) }
+        let keep = keptMatches
         var total = 0
         var ordered: [JSONObject]
         if let keep, !orderBy.isEmpty {
@@ -30,6 +30,14 @@ extension Query {
             page = page.map { item in item.filter { fields.contains($0.key) } }
         }
         return QueryResult(items: page, totalCount: includeTotalCount ? total : nil)
+    }
+
+    /// How many matches make up the page and those it skips (`skip + top`, at most `Int.max`); nil without `top`.
+    var keptMatches: Int? {
+        top.map { top in
+            let (sum, overflow) = max(skip ?? 0, 0).addingReportingOverflow(max(top, 0))
+            return overflow ? Int.max : sum
+        }
     }
 
     /// `items` sorted by `keys`, stably: each item's sort values are looked up once (not at every comparison),

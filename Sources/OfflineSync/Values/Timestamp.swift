@@ -55,7 +55,8 @@ public enum Timestamp {
         return Int64(value)
     }
 
-    private static func parseMilliseconds(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    /// Parses UTF-8 bytes like ``milliseconds(from:)``.
+    static func parseMilliseconds(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         func number(_ width: Int) -> Int64? {
             guard index + width <= b.count else { return nil }

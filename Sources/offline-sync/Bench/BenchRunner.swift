@@ -57,10 +57,10 @@ struct BenchRunner {
         report.finish()
     }
 
-    /// D0 and W1 to W7, in the store benchmark's order, then O1 (observed writes) and the sync workloads S1 to S4.
+    /// D0 and W1 to W7, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes) and the sync workloads S1 to S4.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 13
+        let total = 14
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -83,6 +83,8 @@ struct BenchRunner {
         step("W6 point reads")
         try await runPointReads(store, records)
         try await store.close()
+        step("W5 query shapes")
+        try await runQueryShapes(directory, records)
         step("W7 memory")
         try await runMemory(directory)
         step("O1 observed writes")

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import OfflineSyncTesting
 
 /// How durable each `apply` of a workload must be: the workload definition's W1 and W3 use `.always`, W2 `.grouped`.
 enum BenchDurability: Sendable, Hashable {
@@ -30,8 +31,15 @@ protocol BenchStoreFactory: Sendable {
     /// Whether a store opened in a new process finds what an earlier process wrote (false for in-memory stores,
     /// whose W7 probe then loads the records itself).
     var persistsAcrossProcesses: Bool { get }
-    /// Opens, creating it if needed, the store kept in `directory`.
-    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore
+    /// Opens, creating it if needed, the store kept in `directory`, keeping `indexes`.
+    func open(directory: URL, durability: BenchDurability, indexes: [IndexDefinition]) async throws -> BenchStore
+}
+
+extension BenchStoreFactory {
+    /// Opens the store kept in `directory` with the index of W3 to W7 (``benchIndexes``).
+    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+        try await open(directory: directory, durability: durability, indexes: benchIndexes)
+    }
 }
 
 /// ``InMemoryDataSource`` behind the bench's factory: a smoke test of the bench itself. Reopening a directory in the
@@ -43,9 +51,17 @@ struct InMemoryBenchStoreFactory: BenchStoreFactory {
     var name: String { "InMemoryDataSource" }
     var persistsAcrossProcesses: Bool { false }
 
-    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
-        let store = await registry.store(for: directory.standardizedFileURL.path)
-        return BenchStore(source: store, close: {}, explain: { try await store.explain($0) })
+    func open(directory: URL, durability: BenchDurability, indexes: [IndexDefinition]) async throws -> BenchStore {
+        var store = await registry.store(for: directory.standardizedFileURL.path)
+        if indexes != benchIndexes {
+            // The registered store keeps the indexes it was made with: a copy of its items gets the others.
+            let copy = InMemoryDataSource(indexes: indexes)
+            for table in [BenchmarkRecords.table] {
+                try await copy.apply([.upsert(table: table, items: try await store.read(Query(table: table)).items)])
+            }
+            store = copy
+        }
+        return BenchStore(source: store, close: {}, explain: { [store] in try await store.explain($0) })
     }
 }
 

@@ -8,9 +8,9 @@ struct JournalBenchStoreFactory: BenchStoreFactory {
     /// Where the stores write and sync.
     var writeThread = JournalWriteThread.shared
 
-    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+    func open(directory: URL, durability: BenchDurability, indexes: [IndexDefinition]) async throws -> BenchStore {
         var options = JournalOptions(durability: durability == .always ? .always : .grouped)
-        options.indexes = benchIndexes
+        options.indexes = indexes
         options.writeThread = writeThread
         let store = try await JournalDataSource(directory: directory, options: options)
         return BenchStore(source: store, close: { try await store.close() }, explain: { try await store.explain($0) })

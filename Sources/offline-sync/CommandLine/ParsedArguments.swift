@@ -2,12 +2,16 @@
 struct ParsedArguments: Sendable {
     var positionals: [String] = []
     var values: [String: String] = [:]
+    /// Every value of each option, in order, for options that may be given more than once.
+    var allValues: [String: [String]] = [:]
     var flags: Set<String> = []
     /// Whether `--help` was given.
     var wantsHelp = false
 
     /// The value of `--name`, if given.
     func value(_ name: String) -> String? { values[name] }
+    /// Every value given to `--name`, in order (the last one is ``value(_:)``).
+    func values(_ name: String) -> [String] { allValues[name] ?? [] }
     /// Whether the flag `--name` was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
@@ -45,11 +49,13 @@ struct ParsedArguments: Sendable {
                 flags.insert(name)
             } else if let inlineValue {
                 values[name] = inlineValue
+                allValues[name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else {
                     throw UsageError("option '--\(name)' needs a value", spec: spec)
                 }
                 values[name] = arguments[index]
+                allValues[name, default: []].append(arguments[index])
                 index += 1
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import OfflineSync
 
-/// `inspect`, `dump` and `compact`: commands that open a journal store, look at it or maintain it, and close it.
+/// `inspect`, `dump`, `explain` and `compact`: commands that open a journal store, look at it or maintain it, and close it.
 enum StoreCommands {
     static let inspectSpec = CommandSpec(
         name: "inspect", summary: "Shows a journal store: tables, queued operations, push errors, delta tokens and file sizes.",
@@ -9,7 +9,14 @@ enum StoreCommands {
     static let dumpSpec = CommandSpec(
         name: "dump", summary: "Prints a journal store's items as JSON on standard output.",
         positionals: [.init(name: "DIR", help: "The store's directory.")],
-        options: [.init(name: "table", valueName: "T", help: "Only table T, as a JSON array (default: every table, as an object).")])
+        options: [.init(name: "table", valueName: "T", help: "Only table T, as a JSON array (default: every table, as an object), "
+                        + "by id unless --orderby says otherwise; the query options need it.")]
+            + QueryOptions.specOptions)
+    static let explainSpec = CommandSpec(
+        name: "explain", summary: "Shows how a journal store answers a query: the index it walks, or a scan, and why.",
+        positionals: [.init(name: "DIR", help: "The store's directory.")],
+        options: [.init(name: "table", valueName: "T", help: "The table to query (required).")] + QueryOptions.specOptions
+            + [.init(name: "count", valueName: nil, help: "Count every match too, as includeTotalCount does.")])
     static let compactSpec = CommandSpec(
         name: "compact", summary: "Writes a new snapshot of a journal store and starts an empty journal.",
         positionals: [.init(name: "DIR", help: "The store's directory.")])
@@ -46,25 +53,63 @@ enum StoreCommands {
     }
 
     static func dump(_ arguments: ParsedArguments) async throws -> Int32 {
+        var selected: (query: Query, indexes: [IndexDefinition])?
+        if let table = arguments.value("table") {
+            selected = try QueryOptions.query(table: table, arguments, spec: dumpSpec)
+        } else if let option = QueryOptions.specOptions.first(where: { arguments.value($0.name) != nil }) {
+            throw UsageError("option '--\(option.name)' needs --table", spec: dumpSpec)
+        }
         let directory = try existingStoreDirectory(arguments.positionals[0])
-        return try await withStore(directory) { store in
+        return try await withStore(directory, indexes: selected?.indexes ?? []) { store in
             let writer = JSONWriter(sortedKeys: true)
             var output: [UInt8] = []
-            func items(_ table: String) async throws -> JSONValue {
-                let result = try await store.read(Query(table: table, orderBy: [.ascending("id")]))
-                return .array(result.items.map { .object($0) })
+            func items(_ query: Query) async throws -> JSONValue {
+                .array(try await store.read(query).items.map { .object($0) })
             }
-            if let table = arguments.value("table") {
-                guard TableName.isValid(table) else { throw CommandFailure("'\(table)' is not a valid table name") }
-                writer.write(try await items(table), into: &output)
+            if var query = selected?.query {
+                if query.orderBy.isEmpty { query.orderBy = [.ascending("id")] }
+                writer.write(try await items(query), into: &output)
             } else {
                 var all = JSONObject()
-                for name in await store.statistics().tables.keys { all[name] = try await items(name) }
+                for name in await store.statistics().tables.keys {
+                    all[name] = try await items(Query(table: name, orderBy: [.ascending("id")]))
+                }
                 writer.write(.object(all), into: &output)
             }
             Terminal.out(String(decoding: output, as: UTF8.self))
             return 0
         }
+    }
+
+    static func explain(_ arguments: ParsedArguments) async throws -> Int32 {
+        guard let table = arguments.value("table") else { throw UsageError("missing option --table", spec: explainSpec) }
+        var (query, indexes) = try QueryOptions.query(table: table, arguments, spec: explainSpec)
+        query.includeTotalCount = arguments.flag("count")
+        let directory = try existingStoreDirectory(arguments.positionals[0])
+        return try await withStore(directory, indexes: indexes) { store in
+            let tables = await store.statistics().tables
+            guard tables[table] != nil else {
+                let names = tables.keys.sorted().joined(separator: ", ")
+                throw CommandFailure("the store in \(directory.path) has no table '\(table)' (its tables: \(names.isEmpty ? "none" : names))")
+            }
+            let plan = try await store.explain(query)
+            Terminal.out("Query: \(describe(query))")
+            Terminal.out("Plan: \(plan)")
+            return 0
+        }
+    }
+
+    /// The query in the command line's terms, e.g. `TodoItem filter (priority eq 7) orderby updatedAt desc top 20`.
+    private static func describe(_ query: Query) -> String {
+        var parts = [query.table]
+        if let filter = query.filter { parts.append("filter \(filter.odata)") }
+        if !query.orderBy.isEmpty {
+            parts.append("orderby " + query.orderBy.map { "\($0.field) \($0.ascending ? "asc" : "desc")" }.joined(separator: ","))
+        }
+        if let skip = query.skip { parts.append("skip \(skip)") }
+        if let top = query.top { parts.append("top \(top)") }
+        if query.includeTotalCount { parts.append("count") }
+        return parts.joined(separator: " ")
     }
 
     static func compact(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -80,8 +125,11 @@ enum StoreCommands {
     }
 
     /// Opens the store in `directory`, runs `body`, and closes the store on every path.
-    static func withStore(_ directory: URL, _ body: (JournalDataSource) async throws -> Int32) async throws -> Int32 {
-        let store = try await JournalDataSource(directory: directory)
+    static func withStore(_ directory: URL, indexes: [IndexDefinition] = [],
+                          _ body: (JournalDataSource) async throws -> Int32) async throws -> Int32 {
+        var options = JournalOptions()
+        options.indexes = indexes
+        let store = try await JournalDataSource(directory: directory, options: options)
         do {
             let status = try await body(store)
             try await store.close()

@@ -20,6 +20,8 @@ struct BenchRunTests {
         "s3_push_s": "s", "s3_one_at_a_time_s": "s", "s3_speedup": "x",
         "s4_pull_s": "s", "s4_one_at_a_time_s": "s", "s4_speedup": "x",
         "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms",
+        "w5_day_range_us": "us", "w5_priority_newest_us": "us", "w5_newest_us": "us", "w5_last_week_us": "us",
+        "w5_deep_page_us": "us", "w5_count_us": "us", "w5_two_equalities_us": "us",
     ]
 
     private func run(_ arguments: [String], factory: any BenchStoreFactory) async throws -> [String] {
@@ -86,7 +88,7 @@ private struct ForgetfulStoreFactory: BenchStoreFactory {
     var name: String { "forgetful" }
     var persistsAcrossProcesses: Bool { false }
 
-    func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
+    func open(directory: URL, durability: BenchDurability, indexes: [IndexDefinition]) async throws -> BenchStore {
         BenchStore(source: ForgetfulDataSource(), close: {}, explain: { _ in QueryPlan(access: .scan, reason: "it keeps nothing") })
     }
 }

@@ -10,12 +10,12 @@ struct ToolArgumentTests {
         #expect(version.standardOutput == "offline-sync \(OfflineSyncVersion.current)\n")
         let help = try await ToolProcess.run(["--help"])
         #expect(help.status == 0)
-        for command in ["demo", "inspect", "dump", "verify", "repair", "compact", "bench"] {
+        for command in ["demo", "inspect", "dump", "explain", "verify", "repair", "compact", "bench"] {
             #expect(help.standardOutput.contains("  \(command) "), "help lacks \(command)")
         }
     }
 
-    @Test(arguments: ["demo", "inspect", "dump", "verify", "repair", "compact", "bench"])
+    @Test(arguments: ["demo", "inspect", "dump", "explain", "verify", "repair", "compact", "bench"])
     func everyCommandHasHelp(_ command: String) async throws {
         let outcome = try await ToolProcess.run([command, "--help"])
         #expect(outcome.status == 0)
