@@ -1,7 +1,7 @@
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny, fast, deterministic 64-bit generator.
 ///
 /// The store benchmark draws every record and every lookup from it, so that OfflineSync's bench and the
-/// GRDB bench produce byte-identical data (Docs/Performance.md, "Running the benchmarks").
+/// GRDB bench produce byte-identical data (Docs/Performance.md, "Measuring").
 package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state; it advances by a fixed odd constant on every draw.
     package private(set) var state: UInt64
