@@ -25,10 +25,14 @@ struct PullRun: Sendable {
         self.knownPageSize = settings.pageSize
     }
 
-    /// Learns the server's page size from a page that held fewer records than asked: at once when the page links to
-    /// a next one (v3), or when two short pages in a row held the same count (v2 has no links: a single short page
-    /// may as well be the last).
-    mutating func learnPageSize(fromShortPage page: RemotePage) {
+    /// Learns the server's page size from a page that held fewer records than asked (not `full`): at once when the
+    /// page links to a next one (v3), or when two short pages in a row held the same count (v2 has no links: a single
+    /// short page may as well be the last). A full page forgets the short one before it.
+    mutating func learnPageSize(from page: RemotePage, full: Bool) {
+        guard !full else {
+            lastShortPage = nil
+            return
+        }
         let count = page.items.count
         guard count >= 2 else { return }
         if page.nextLink != nil || lastShortPage == count { knownPageSize = count }

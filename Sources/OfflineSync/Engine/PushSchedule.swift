@@ -42,6 +42,8 @@ struct PushSchedule: Sendable {
     /// Operation ids in queue order; ``head`` skips the finished and started prefix.
     private var order: [Int64] = []
     private var head = 0
+    /// Unfinished operation ids per table, started ones included.
+    private var unfinishedByTable: [String: Set<Int64>] = [:]
     /// Unfinished operation ids per item key, in queue order.
     private var unfinishedByItem: [ItemKey: [Int64]] = [:]
     /// Unfinished inserts per item id key (any table): what references wait for.
@@ -60,9 +62,6 @@ struct PushSchedule: Sendable {
         referringTables = Dictionary(grouping: relations, by: \.referencedTable).mapValues { Set($0.map(\.table)) }
     }
 
-    /// Whether any operation is left to send or in flight.
-    var isEmpty: Bool { order.count == head && inFlightCount == 0 && parked.isEmpty }
-
     /// Adds operations read from the queue (ids greater than any added before), in queue order.
     mutating func add(_ operations: [TableOperation]) {
         for operation in operations where entries[operation.id] == nil {
@@ -71,6 +70,7 @@ struct PushSchedule: Sendable {
                                           itemId: operation.itemId)
             order.append(operation.id)
             unfinishedByItem[item, default: []].append(operation.id)
+            unfinishedByTable[operation.table, default: []].insert(operation.id)
             if operation.kind == .insert { pendingInserts[ItemID.key(operation.itemId), default: []].append(operation.id) }
         }
     }
@@ -107,10 +107,17 @@ struct PushSchedule: Sendable {
         case refuse(table: String, itemId: String)
     }
 
-    /// Decides on operation `id` given what it would send; records its references for the deletes that wait for it.
-    mutating func decide(_ id: Int64, references: Set<String>) -> Decision {
-        guard let entry = entries[id] else { return .send }
-        if entry.kind != .delete { referencesById[id] = references }
+    /// Decides on operation `id`, of `kind` now (a local write during the push may have turned it into a delete),
+    /// given the id keys its content (a delete: its snapshot) refers to; records them for the deletes that wait for it.
+    mutating func decide(_ id: Int64, kind: TableOperation.Kind, references: Set<String>) -> Decision {
+        guard var entry = entries[id] else { return .send }
+        if entry.kind != kind {
+            if entry.kind == .insert { removePendingInsert(id, itemId: entry.itemId) }
+            if kind == .insert { pendingInserts[ItemID.key(entry.itemId), default: []].append(id) }
+            entry.kind = kind
+            entries[id] = entry
+        }
+        referencesById[id] = references
         if entry.forced { return .send }
         let ownKey = ItemID.key(entry.itemId)
         if entry.kind == .delete {
@@ -119,26 +126,28 @@ struct PushSchedule: Sendable {
             return referrers.isEmpty ? .send : .wait(Array(Set(referrers)).sorted())
         }
         var waits: [Int64] = []
-        for reference in references where reference != ownKey {
+        for reference in references {
             if let inserts = pendingInserts[reference] {
                 waits += inserts.filter { entries[$0]?.item != entry.item }
             }
         }
         if !waits.isEmpty { return .wait(waits) }
-        for reference in references.sorted() where reference != ownKey {
-            if let failed = failedInserts[reference] { return .refuse(table: failed.table, itemId: failed.itemId) }
+        guard !failedInserts.isEmpty else { return .send }
+        for reference in references.sorted() {
+            if let failed = failedInserts[reference], ItemKey(table: failed.table, itemId: failed.itemId) != entry.item {
+                return .refuse(table: failed.table, itemId: failed.itemId)
+            }
         }
         return .send
     }
 
-    /// The unfinished inserts and updates of other items whose references are not known yet: what a delete's
-    /// decision needs read first (``learn(_:references:)``).
+    /// The unfinished operations of other items whose references are not known yet: what a delete's decision needs
+    /// read first (``learn(_:references:)``; a delete's references are its snapshot's).
     func unknownReferences(forDeleteOf id: Int64) -> [Int64] {
         guard let entry = entries[id], entry.kind == .delete else { return [] }
         return order[head...].filter { other in
             guard let candidate = entries[other] else { return false }
-            return !candidate.finished && candidate.kind != .delete && candidate.item != entry.item
-                && referencesById[other] == nil
+            return !candidate.finished && candidate.item != entry.item && referencesById[other] == nil
         }
     }
 
@@ -157,11 +166,14 @@ struct PushSchedule: Sendable {
     /// The unfinished operations of `tables` other than those of `item`: what may still refer to an item, or stop
     /// referring to it, on the server (a declared relation).
     private func unfinishedOperations(in tables: Set<String>, except item: ItemKey) -> [Int64] {
-        guard !tables.isEmpty else { return [] }
-        return order[head...].filter { id in
-            guard let entry = entries[id] else { return false }
-            return !entry.finished && entry.item != item && tables.contains(entry.table)
-        }
+        tables.flatMap { unfinishedByTable[$0] ?? [] }.filter { entries[$0]?.item != item }
+    }
+
+    private mutating func removePendingInsert(_ id: Int64, itemId: String) {
+        let key = ItemID.key(itemId)
+        guard var inserts = pendingInserts[key] else { return }
+        inserts.removeAll { $0 == id }
+        pendingInserts[key] = inserts.isEmpty ? nil : inserts
     }
 
     /// Holds operation `id` back until every operation of `waits` finished.
@@ -197,13 +209,10 @@ struct PushSchedule: Sendable {
             ids.removeAll { $0 == id }
             unfinishedByItem[entry.item] = ids.isEmpty ? nil : ids
         }
+        unfinishedByTable[entry.table]?.remove(id)
         if entry.kind == .insert {
-            let key = ItemID.key(entry.itemId)
-            if var inserts = pendingInserts[key] {
-                inserts.removeAll { $0 == id }
-                pendingInserts[key] = inserts.isEmpty ? nil : inserts
-            }
-            if ending == .failed { failedInserts[key] = (entry.table, entry.itemId) }
+            removePendingInsert(id, itemId: entry.itemId)
+            if ending == .failed { failedInserts[ItemID.key(entry.itemId)] = (entry.table, entry.itemId) }
         }
         for (waiting, var waits) in parked where waits.contains(id) {
             waits.remove(id)

@@ -37,8 +37,12 @@ extension SyncContext {
                     return try await pullPages(request, settings: settings, permits: permits)
                 }
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for request in requests {
-                        group.addTask { try await self.pullPages(request, settings: settings, permits: permits) }
+                    // The queries of one table go one after another: pages of two queries read at different times
+                    // could otherwise store an older copy of a row over a newer one.
+                    for sameTable in Dictionary(grouping: requests, by: \.query.table).values {
+                        group.addTask {
+                            for request in sameTable { try await self.pullPages(request, settings: settings, permits: permits) }
+                        }
                     }
                     try await group.waitForAll()
                 }
@@ -109,6 +113,10 @@ extension SyncContext {
                 while requested == 0 || (goAhead && outstanding < limit), let request = window.request(requested) {
                     let remoteQuery = run.remoteQuery(for: request), index = requested
                     await permits.acquire()
+                    if Task.isCancelled {
+                        await permits.release()
+                        throw CancellationError()
+                    }
                     group.addTask {
                         let result: Result<RemotePage, any Error>
                         do { result = .success(try await remote.read(remoteQuery)) } catch { result = .failure(error) }
@@ -128,11 +136,15 @@ extension SyncContext {
                     try await store(page, dropFirst: stored > 0, run: &run)
                     if window.base.token != nil {
                         tail = Self.tail(after: stored > 0 ? Array(page.items.dropFirst()) : page.items, tail)
-                        if let tail, tail.token == run.pager.token { window.rebase(afterPage: stored, token: tail.token, position: tail.count - 1) }
+                        if let tail, tail.token == run.pager.token {
+                            // Records at the token before this window's first request count too.
+                            let before = window.base.token == tail.token ? window.base.skip : 0
+                            window.rebase(afterPage: stored, token: tail.token, position: before + tail.count - 1)
+                        }
                     }
                     let asked = window.request(stored)?.top ?? 0
                     let full = page.items.count >= min(asked, window.pageSize)
-                    if !full { run.learnPageSize(fromShortPage: page) }
+                    run.learnPageSize(from: page, full: full)
                     guard full, run.pager.nextRequest != nil else { return }
                     previousLast = page.items.last
                     stored += 1

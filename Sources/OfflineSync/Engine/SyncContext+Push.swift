@@ -2,14 +2,16 @@ extension SyncContext {
     /// Pushes every pending operation, up to four at once (``PushSettings``). Throws PushError when any operation
     /// failed; failed operations stay queued unless resolved.
     ///
+    /// - Each operation is one request: an insert without system properties, an update with `If-Match` from the
+    ///   local item's `version`, a delete with the version of its snapshot.
     /// - Operations go in ascending id order across all tables, including those queued while the push runs, except
-    ///   that an operation waits for the earlier operations of its item and for the items it refers to
-    ///   (see ``TableRelation``): an insert without system properties, an update with `If-Match` from
-    ///   the local item's `version`, a delete with the version of its snapshot.
+    ///   that an operation waits for the earlier operations of its item and for the items it refers to (see
+    ///   ``TableRelation``).
     /// - On success the server's copy is stored locally, unless a newer operation exists for the item.
-    /// - A per-operation failure is recorded in `__errors` and the push goes on; a network failure, a 401 or
-    ///   cancellation of the calling task stops it: no new request leaves, the ones in flight finish and are
-    ///   recorded, and every unsent operation stays queued.
+    /// - A per-operation failure is recorded in `__errors` and the push goes on. A network failure or a 401 stops
+    ///   it: no new request leaves, and the answers of those in flight are recorded. Cancelling the calling task
+    ///   cancels the requests in flight too; whatever answers arrived are recorded. Every unsent operation stays
+    ///   queued.
     /// - The errors of the previous push are cleared when a push starts.
     /// - Throws: ``PushError``; a data-source error as thrown by the store.
     @discardableResult public func push() async throws -> PushResult {
@@ -61,6 +63,7 @@ extension SyncContext {
         var stop: (reason: PushError.Reason, underlying: RemoteError?)?
         var storeFailure: (any Error)?
         var inFlightOperations: [Int64: PreparedOperation] = [:]
+        var sentInline: (Int64, SentOperation)?
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
         func fail(_ reason: PushError.Reason, _ underlying: RemoteError? = nil) -> PushError {
             report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
@@ -83,7 +86,12 @@ extension SyncContext {
                         case .ready(let prepared):
                             schedule.started(id)
                             inFlightOperations[id] = prepared
-                            group.addTask { (id, await self.send(prepared)) }
+                            if limit == 1 {
+                                // One at a time: no child task to hand the request to and back from.
+                                sentInline = (id, await send(prepared))
+                            } else {
+                                group.addTask { (id, await self.send(prepared)) }
+                            }
                         }
                     }
                     if schedule.inFlightCount == 0 {
@@ -99,7 +107,14 @@ extension SyncContext {
                         schedule.add(read.filter(inScope))
                         continue
                     }
-                    guard let (id, outcome) = await group.next() else { break }
+                    let sent: (Int64, SentOperation)?
+                    if let inline = sentInline {
+                        sent = inline
+                        sentInline = nil
+                    } else {
+                        sent = await group.next()
+                    }
+                    guard let (id, outcome) = sent else { break }
                     guard let prepared = inFlightOperations.removeValue(forKey: id) else { continue }
                     switch try await finish(prepared, outcome) {
                     case .pushed:

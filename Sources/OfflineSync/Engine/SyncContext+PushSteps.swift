@@ -76,11 +76,15 @@ extension SyncContext {
             if operation.kind == .delete {
                 for other in schedule.unknownReferences(forDeleteOf: id) {
                     guard let queued = try await queue.operation(id: other) else { continue }
-                    let item = try await dataSource.read(table: queued.table, id: queued.itemId)
+                    let item = queued.kind == .delete ? queued.item : try await dataSource.read(table: queued.table, id: queued.itemId)
                     schedule.learn(other, references: PushSchedule.references(of: item, table: queued.table, relations: relations))
                 }
             }
-            switch schedule.decide(id, references: PushSchedule.references(of: content, table: operation.table, relations: relations)) {
+            // What the operation refers to: its content, or for a delete its snapshot (a child deleted before its
+            // parent holds the parent's id there).
+            let referring = operation.kind == .delete ? operation.item : content
+            switch schedule.decide(id, kind: operation.kind,
+                                   references: PushSchedule.references(of: referring, table: operation.table, relations: relations)) {
             case .send:
                 break
             case .wait(let others):
@@ -104,8 +108,9 @@ extension SyncContext {
     /// Sends the operation and classifies the result. A 409/412 caused by an earlier attempt of the operation
     /// (``PushOutcome/landedEarlier(serverItem:)``) is answered by sending the pending change again over the
     /// server's version; any other 409/412 goes to the conflict handler. At most ``maximumSendRounds`` requests.
-    /// Never throws: every failure is an outcome.
-    func send(_ prepared: PreparedOperation) async -> SentOperation {
+    /// Never throws: every failure is an outcome. Nonisolated: the request leaves without waiting for the actor,
+    /// which only the bookkeeping of a resend needs.
+    nonisolated func send(_ prepared: PreparedOperation) async -> SentOperation {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
         var operation = prepared.operation
         var kind = operation.kind

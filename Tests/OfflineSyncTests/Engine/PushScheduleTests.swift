@@ -30,26 +30,26 @@ struct PushScheduleTests {
         schedule.add([Self.operation(1, .insert, "r1"), Self.operation(2, .insert, "r2")])
         let first = schedule.nextCandidate()
         #expect(first == 1)
-        #expect(schedule.decide(1, references: ["r2"]) == .wait([2]))
+        #expect(schedule.decide(1, kind: .insert, references: ["r2"]) == .wait([2]))
         schedule.park(1, until: [2])
         #expect(schedule.nextCandidate() == 2)
-        #expect(schedule.decide(2, references: []) == .send)
+        #expect(schedule.decide(2, kind: .insert, references: []) == .send)
         schedule.started(2)
         #expect(schedule.nextCandidate() == nil, "r1 stays parked while r2 is in flight")
         schedule.finished(2, .succeeded)
         #expect(schedule.nextCandidate() == 1)
-        #expect(schedule.decide(1, references: ["r2"]) == .send)
+        #expect(schedule.decide(1, kind: .insert, references: ["r2"]) == .send)
     }
 
     @Test func anItemReferringToAFailedInsertIsRefused() {
         var schedule = PushSchedule()
         schedule.add([Self.operation(1, .insert, "parent", table: "P"), Self.operation(2, .insert, "child", table: "C")])
-        #expect(schedule.decide(2, references: ["parent"]) == .wait([1]))
+        #expect(schedule.decide(2, kind: .insert, references: ["parent"]) == .wait([1]))
         schedule.park(2, until: [1])
         schedule.started(1)
         schedule.finished(1, .failed)
         #expect(schedule.nextCandidate() == 2)
-        #expect(schedule.decide(2, references: ["parent"]) == .refuse(table: "P", itemId: "parent"))
+        #expect(schedule.decide(2, kind: .insert, references: ["parent"]) == .refuse(table: "P", itemId: "parent"))
     }
 
     @Test func aDeleteWaitsForTheOperationsReferringToItsItem() {
@@ -58,26 +58,26 @@ struct PushScheduleTests {
         #expect(schedule.unknownReferences(forDeleteOf: 1) == [2])
         schedule.learn(2, references: ["p"])
         #expect(schedule.unknownReferences(forDeleteOf: 1).isEmpty)
-        #expect(schedule.decide(1, references: []) == .wait([2]))
+        #expect(schedule.decide(1, kind: .delete, references: []) == .wait([2]))
         schedule.park(1, until: [2])
         #expect(Self.startAll(&schedule) == [2])
         schedule.finished(2, .failed)
         #expect(schedule.nextCandidate() == 1, "a finished referrer releases the delete, even when it failed")
-        #expect(schedule.decide(1, references: []) == .send)
+        #expect(schedule.decide(1, kind: .delete, references: []) == .send)
     }
 
     @Test func aCycleOfReferencesFallsBackToQueueOrder() {
         var schedule = PushSchedule()
         schedule.add([Self.operation(1, .insert, "x"), Self.operation(2, .insert, "y")])
-        #expect(schedule.decide(1, references: ["y"]) == .wait([2]))
+        #expect(schedule.decide(1, kind: .insert, references: ["y"]) == .wait([2]))
         schedule.park(1, until: [2])
-        #expect(schedule.decide(2, references: ["x"]) == .wait([1]))
+        #expect(schedule.decide(2, kind: .insert, references: ["x"]) == .wait([1]))
         schedule.park(2, until: [1])
         #expect(schedule.nextCandidate() == nil && schedule.inFlightCount == 0)
         let released = schedule.releaseLowestParked()
         #expect(released)
         #expect(schedule.nextCandidate() == 1)
-        #expect(schedule.decide(1, references: ["y"]) == .send, "released from the cycle, it goes whatever it refers to")
+        #expect(schedule.decide(1, kind: .insert, references: ["y"]) == .send, "released from the cycle, it goes whatever it refers to")
     }
 
     @Test func referencesAreTopLevelStringsAndDeclaredArraysButNotIdsOrSystemProperties() {
@@ -95,5 +95,36 @@ struct PushScheduleTests {
         schedule.started(1)
         schedule.started(3)
         #expect(schedule.upcoming(after: 1, limit: 2) == [2, 4])
+    }
+
+    @Test func aDeleteWaitsForAReferringTablesOperationAlreadyInFlight() {
+        var schedule = PushSchedule(relations: [TableRelation(table: "Child", field: "parent", referencedTable: "Parent")])
+        schedule.add([Self.operation(1, .update, "c", table: "Child"), Self.operation(2, .delete, "p", table: "Parent")])
+        #expect(schedule.nextCandidate() == 1)
+        #expect(schedule.decide(1, kind: .update, references: ["q"]) == .send, "it no longer names p")
+        schedule.started(1)
+        #expect(schedule.nextCandidate() == 2)
+        #expect(schedule.decide(2, kind: .delete, references: []) == .wait([1]), "the in-flight update may still hold p on the server")
+    }
+
+    @Test func aParentsDeleteWaitsForTheDeleteOfAChildWhoseSnapshotNamesIt() {
+        var schedule = PushSchedule()
+        schedule.add([Self.operation(1, .delete, "c", table: "Child"), Self.operation(2, .delete, "p", table: "Parent")])
+        #expect(schedule.decide(1, kind: .delete, references: ["p"]) == .send)
+        schedule.started(1)
+        #expect(schedule.decide(2, kind: .delete, references: []) == .wait([1]))
+    }
+
+    @Test func aReferenceToAnItemOfAnotherTableWithTheSameIdWaitsForItsInsert() {
+        var schedule = PushSchedule()
+        schedule.add([Self.operation(1, .insert, "u1", table: "Profile"), Self.operation(2, .insert, "u1", table: "User")])
+        #expect(schedule.decide(1, kind: .insert, references: ["u1"]) == .wait([2]))
+    }
+
+    @Test func anOperationTurnedIntoADeleteDuringThePushNoLongerCountsAsAnInsert() {
+        var schedule = PushSchedule()
+        schedule.add([Self.operation(1, .insert, "p"), Self.operation(2, .insert, "c")])
+        #expect(schedule.decide(1, kind: .delete, references: []) == .send)
+        #expect(schedule.decide(2, kind: .insert, references: ["p"]) == .send, "p's insert is gone: nothing to wait for")
     }
 }
