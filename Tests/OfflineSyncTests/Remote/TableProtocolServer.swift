@@ -12,7 +12,8 @@ import OfflineSync
 /// - Filters: only `updatedAt ge|gt <date literal>` (either dialect's literal) is understood; `$orderby` sorts by
 ///   `updatedAt` (then id) when it names it, else by id; pages hold at most `pageSize` rows.
 /// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01. ``inject(_:)`` adds
-/// ``ServerFaults``: 503s before and after acting, and expiring tokens handed out by `GET /token`.
+/// ``ServerFaults``: 503s before and after acting, and expiring tokens handed out by `GET /token`;
+/// ``dropWriteAnswers(every:onlyOnReusedConnections:)`` closes the connection instead of answering writes it acted on.
 final class TableProtocolServer: @unchecked Sendable {
     private let lock = NSLock()
     private var tables: [String: [String: JSONObject]] = [:]
@@ -24,6 +25,10 @@ final class TableProtocolServer: @unchecked Sendable {
     private let pageSize: Int
     private var server: LoopbackHTTPServer?
     private var faults: ServerFaults?
+    private var reused: [String] = []
+    private var drops: (every: Int, onlyOnReusedConnections: Bool)?
+    private var writesEligibleForDrop = 0
+    private var dropped = 0
 
     /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
     /// every answer leaves that long after the server acted, a window in which a client killed loses it.
@@ -84,10 +89,28 @@ final class TableProtocolServer: @unchecked Sendable {
     /// Injects `faults` into every later request, or stops injecting them (nil).
     func inject(_ faults: ServerFaults?) { lock.withLock { self.faults = faults } }
 
+    /// Closes the connection instead of sending the answer to every `every`-th write, after acting on it (counting only
+    /// writes that arrived on a reused connection when `onlyOnReusedConnections`); nil `every` stops it.
+    func dropWriteAnswers(every: Int?, onlyOnReusedConnections: Bool = false) {
+        lock.withLock {
+            drops = every.map { (max(1, $0), onlyOnReusedConnections) }
+            writesEligibleForDrop = 0
+        }
+    }
+
+    /// How many answers ``dropWriteAnswers(every:onlyOnReusedConnections:)`` dropped.
+    var droppedAnswers: Int { lock.withLock { dropped } }
+
+    /// The lines of ``requests`` that arrived on a reused (kept-alive) connection.
+    var requestsOnReusedConnections: [String] { lock.withLock { reused } }
+
+    /// `METHOD path` of every request whose head declared a body that did not arrive whole.
+    var truncatedRequests: [String] { server?.truncatedRequests ?? [] }
+
     /// The faults injected so far.
     var injectedFaults: ServerFaults? { lock.withLock { faults } }
 
-    /// Stops the server, letting a held answer go first, and waits for its thread to end.
+    /// Stops the server, letting a held answer go first, and waits for its threads to end.
     func stop() {
         released.signal()
         server?.stop()
@@ -97,28 +120,46 @@ final class TableProtocolServer: @unchecked Sendable {
 
     private func handle(_ request: ServerRequest) -> ServerResponse {
         lock.withLock {
-            log.append(request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query))
-            if let faults, request.path == "/token" { return Self.json(200, ["token": .string(faults.currentToken)]) }
-            guard request.headers["zumo-api-version"] == version.headerValue else {
-                return Self.error(400, "ZUMO-API-VERSION")
-            }
-            let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
-            if var faults {
-                let fate = faults.next(token: version == .v2 ? sent : sent.map { String($0.dropFirst("Bearer ".count)) })
-                self.faults = faults
-                switch fate {
-                case .unauthorized: return Self.error(401, "Unauthorized")
-                case .unavailable: return Self.error(503, "Service Unavailable")
-                case .actThenFail:
-                    _ = route(request)
-                    return Self.error(503, "Service Unavailable")
-                case .act: break
-                }
-            } else if let token, sent != (version == .v2 ? token : "Bearer " + token) {
-                return Self.error(401, "Unauthorized")
-            }
-            return route(request)
+            let line = request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query)
+            log.append(line)
+            if request.isOnReusedConnection { reused.append(line) }
+            let response = answer(request)
+            return dropsAnswer(to: request) ? .dropped : response
         }
+    }
+
+    /// Whether the answer to `request`, acted on, is dropped (the lock held).
+    private func dropsAnswer(to request: ServerRequest) -> Bool {
+        guard request.method != "GET", let drops, !drops.onlyOnReusedConnections || request.isOnReusedConnection
+        else { return false }
+        writesEligibleForDrop += 1
+        guard writesEligibleForDrop % drops.every == 0 else { return false }
+        dropped += 1
+        return true
+    }
+
+    /// Acts on a request and answers it, faults included (the lock held).
+    private func answer(_ request: ServerRequest) -> ServerResponse {
+        if let faults, request.path == "/token" { return Self.json(200, ["token": .string(faults.currentToken)]) }
+        guard request.headers["zumo-api-version"] == version.headerValue else {
+            return Self.error(400, "ZUMO-API-VERSION")
+        }
+        let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
+        if var faults {
+            let fate = faults.next(token: version == .v2 ? sent : sent.map { String($0.dropFirst("Bearer ".count)) })
+            self.faults = faults
+            switch fate {
+            case .unauthorized: return Self.error(401, "Unauthorized")
+            case .unavailable: return Self.error(503, "Service Unavailable")
+            case .actThenFail:
+                _ = route(request)
+                return Self.error(503, "Service Unavailable")
+            case .act: break
+            }
+        } else if let token, sent != (version == .v2 ? token : "Bearer " + token) {
+            return Self.error(401, "Unauthorized")
+        }
+        return route(request)
     }
 
     /// Acts on a table request and answers it.
