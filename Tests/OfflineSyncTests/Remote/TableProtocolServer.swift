@@ -26,6 +26,7 @@ final class TableProtocolServer: @unchecked Sendable {
     private var server: LoopbackHTTPServer?
     private var faults: ServerFaults?
     private var reused: [String] = []
+    private var sortedRows: [String: [SortedRow]] = [:]
     private var drops: (every: Int, onlyOnReusedConnections: Bool)?
     private var writesEligibleForDrop = 0
     private var dropped = 0
@@ -82,6 +83,20 @@ final class TableProtocolServer: @unchecked Sendable {
 
     /// The stored rows of `table`, deleted ones included, by lower-cased id.
     func rows(_ table: String) -> [String: JSONObject] { lock.withLock { tables[table] ?? [:] } }
+
+    /// Stores `rows` in `table` as inserts would (system properties stamped), without a request.
+    func seed(_ rows: [JSONObject], table: String) {
+        lock.withLock {
+            for var row in rows {
+                guard let id = row["id"]?.stringValue else { continue }
+                clock += 1
+                if version == .v2 { row["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock)) }
+                stamp(&row)
+                row["deleted"] = false
+                tables[table, default: [:]][id.lowercased()] = row
+            }
+        }
+    }
 
     /// Accepts only `token` from now on (as after the old one expired).
     func acceptToken(_ token: String?) { lock.withLock { self.token = token } }
@@ -241,25 +256,18 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 
     private func read(table: String, query: [String: String], rawQuery: String) -> ServerResponse {
-        var rows = Array((tables[table] ?? [:]).values)
-        if query[includeDeletedName] != "true" { rows.removeAll { $0["deleted"] == true } }
+        let byUpdatedAt = query["$orderby"]?.hasPrefix("updatedAt") == true
+        var rows = sorted(table, byUpdatedAt: byUpdatedAt)[...]
         if let filter = query["$filter"] {
             guard let (strict, bound) = Self.deltaBound(filter) else { return Self.error(400, "unsupported filter") }
-            rows.removeAll { row in
-                let updated = Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0
-                return strict ? updated <= bound : updated < bound
-            }
+            let kept: (Int64) -> Bool = { strict ? $0 > bound : $0 >= bound }
+            rows = byUpdatedAt ? rows[Self.firstIndex(in: rows, where: kept)...] : rows.filter { kept($0.milliseconds) }[...]
         }
-        let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
-        if query["$orderby"]?.hasPrefix("updatedAt") == true {
-            rows.sort { ($0["updatedAt"]?.stringValue ?? "", id($0)) < ($1["updatedAt"]?.stringValue ?? "", id($1)) }
-        } else {
-            rows.sort { id($0) < id($1) }
-        }
+        if query[includeDeletedName] != "true" { rows = rows.filter { $0.row["deleted"] != true }[...] }
         let count = rows.count
         let skip = Int(query["$skip"] ?? "0") ?? 0
         let top = Int(query["$top"] ?? "\(Int.max)") ?? Int.max
-        let page = Array(rows.dropFirst(skip).prefix(min(top, pageSize))).map(JSONValue.object)
+        let page = rows.dropFirst(skip).prefix(min(top, pageSize)).map { JSONValue.object($0.row) }
         switch version {
         case .v2:
             if query["$inlinecount"] == "allpages" {
@@ -279,6 +287,34 @@ final class TableProtocolServer: @unchecked Sendable {
         }
     }
 
+    /// The rows of `table` with their `updatedAt` in milliseconds, sorted by `updatedAt` then id, or by id; kept
+    /// until the next write, so that a long paged read does not sort every page again.
+    private func sorted(_ table: String, byUpdatedAt: Bool) -> [SortedRow] {
+        let key = (byUpdatedAt ? "updatedAt " : "id ") + table
+        if let cached = sortedRows[key] { return cached }
+        let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
+        var rows = (tables[table] ?? [:]).values.map { row in
+            SortedRow(milliseconds: Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0, row: row)
+        }
+        if byUpdatedAt {
+            rows.sort { ($0.milliseconds, id($0.row)) < ($1.milliseconds, id($1.row)) }
+        } else {
+            rows.sort { id($0.row) < id($1.row) }
+        }
+        sortedRows[key] = rows
+        return rows
+    }
+
+    /// The first index of `rows` (sorted by `updatedAt`) whose milliseconds are `kept`, by binary search.
+    private static func firstIndex(in rows: ArraySlice<SortedRow>, where kept: (Int64) -> Bool) -> Int {
+        var low = rows.startIndex, high = rows.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if kept(rows[middle].milliseconds) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
     private func preconditionFailure(_ request: ServerRequest, _ row: JSONObject) -> ServerResponse? {
         guard let ifMatch = request.headers["if-match"], let version = row["version"]?.stringValue,
               ifMatch != "\"\(version)\"" else { return nil }
@@ -286,6 +322,7 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 
     private func stamp(_ item: inout JSONObject) {
+        sortedRows = [:]
         clock += 1
         versionCounter += 1
         item["updatedAt"] = .string(Timestamp.string(fromMilliseconds: clock))
@@ -336,6 +373,12 @@ final class TableProtocolServer: @unchecked Sendable {
     private static func percentDecoded(_ text: String) -> String {
         text.removingPercentEncoding ?? text
     }
+}
+
+/// A stored row with its `updatedAt` in milliseconds.
+private struct SortedRow {
+    var milliseconds: Int64
+    var row: JSONObject
 }
 
 /// A server answer carried as an error value.
