@@ -54,20 +54,10 @@ struct LoopbackHTTPServerTests {
     }
 
     @Test func connectionsAreServedAtTheSameTime() throws {
-        let arrived = LockedValue(0)
-        let bothArrived = DispatchSemaphore(value: 0)
+        let rendezvous = Rendezvous(parties: 2)
         let server = try LoopbackHTTPServer { _ in
-            let count = arrived.withLock { count in
-                count += 1
-                return count
-            }
-            // A server serving one connection at a time would hold the first request until the wait ends alone.
-            var together = true
-            if count == 2 {
-                bothArrived.signal()
-            } else {
-                together = bothArrived.wait(timeout: .now() + 60) == .success
-            }
+            // A server serving one connection at a time would hold the first request until its wait ends alone.
+            let together = rendezvous.arrive(within: 60)
             return ServerResponse(status: 200, body: Array((together ? "together" : "alone").utf8))
         }
         defer { server.stop() }
