@@ -55,6 +55,8 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     /// `URLSession` follows redirects by copying every header, the token included, to whatever a `Location` names.
     /// Remotes created without a session refuse redirects to another origin; give your session the same policy with
     /// `URLSession(configuration: …, delegate: SameOriginRedirectPolicy(), delegateQueue: nil)`.
+    /// On Linux each write goes through a session made from this one's configuration, delegate and delegate queue
+    /// (`Docs/Protocol.md`, section 5.1).
     public init(baseURL: URL, apiVersion: APIVersion = .v2, authToken: String? = nil, session: URLSession) {
         self.init(baseURL: baseURL, apiVersion: apiVersion, authToken: authToken,
                   configuration: HTTPRemoteConfiguration(), session: session)
