@@ -90,7 +90,8 @@ extension HTTPRemote {
         let clock = ContinuousClock(), start = clock.now
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await DeadlineExchange.run(urlRequest, session: session, timeout: configuration.timeout)
+            (data, response) = try await FreshConnectionWrites.exchange(urlRequest, session: session,
+                                                                        timeout: configuration.timeout)
         } catch {
             let failure = TransportPolicy.networkError(error, request: request, timeout: configuration.timeoutInterval)
             report(request, url: url, attempt: attempt, duration: start.duration(to: clock.now), status: nil, body: nil,

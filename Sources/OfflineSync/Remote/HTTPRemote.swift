@@ -55,6 +55,8 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     /// `URLSession` follows redirects by copying every header, the token included, to whatever a `Location` names.
     /// Remotes created without a session refuse redirects to another origin; give your session the same policy with
     /// `URLSession(configuration: …, delegate: SameOriginRedirectPolicy(), delegateQueue: nil)`.
+    /// On Linux each write goes through a session made from this one's configuration, delegate and delegate queue
+    /// (`Docs/Protocol.md`, section 5.1).
     public init(baseURL: URL, apiVersion: APIVersion = .v2, authToken: String? = nil, session: URLSession) {
         self.init(baseURL: baseURL, apiVersion: apiVersion, authToken: authToken,
                   configuration: HTTPRemoteConfiguration(), session: session)
@@ -85,9 +87,11 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// The session of remotes created without one: ephemeral, shared by them all, without cookies or a cache
-    /// (so nothing one server sets travels to another).
+    /// (so nothing one server sets travels to another), and up to 8 connections to a server, so that a push or a
+    /// pull with 8 requests in flight has them all on the wire (Foundation allows 6, or 4 on iOS, by default).
     private static let defaultSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 8
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil

@@ -219,6 +219,23 @@ struct HTTPEndToEndTests {
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
+    @Test func eightReadsInFlightReachTheServerTogether() async throws {
+        let rendezvous = Rendezvous(parties: 8)
+        let server = try LoopbackHTTPServer { _ in
+            // A session allowing fewer connections holds the later reads back until these waits end alone.
+            let together = rendezvous.arrive(within: 30)
+            return ServerResponse(status: 200, body: Array((together ? #"[{"id":"together"}]"# : "[]").utf8))
+        }
+        defer { server.stop() }
+        let remote = HTTPRemote(baseURL: server.baseURL)
+        let answers = try await withThrowingTaskGroup(of: RemotePage.self) { group in
+            for _ in 0..<8 { group.addTask { try await remote.read(Query(table: "T")) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 8)
+        #expect(answers.allSatisfy { $0.items.first?["id"] == "together" })
+    }
+
     /// The full offline cycle through the sync engine: offline inserts, push, changes by another client, pull.
     @Test func offlineInsertPushPullCycle() async throws {
         let server = try TableProtocolServer(token: "e2e-token")

@@ -5,28 +5,12 @@ import Foundation
 @preconcurrency import Darwin
 #endif
 
-/// A parsed HTTP/1.1 request, as ``LoopbackHTTPServer`` hands it to its handler.
-struct ServerRequest: Sendable {
-    var method: String
-    /// The path, percent-encoded as received (`/tables/T/a%20b`).
-    var path: String
-    /// The query string, percent-encoded as received, without `?`.
-    var query: String
-    /// Header values by lower-cased name.
-    var headers: [String: String]
-    var body: [UInt8]
-}
-
-/// An answer of the handler.
-struct ServerResponse: Sendable {
-    var status: Int
-    var headers: [String: String] = [:]
-    var body: [UInt8] = []
-}
-
-/// A minimal HTTP/1.1 server on 127.0.0.1 for end-to-end tests: POSIX sockets, an ephemeral port, one thread that
-/// serves one connection at a time (`Connection: close`), bounded request sizes, a receive timeout per connection,
-/// and a ``stop()`` that returns once the thread has ended.
+/// A minimal HTTP/1.1 server on 127.0.0.1 for end-to-end tests: POSIX sockets, an ephemeral port, one thread
+/// accepting and one thread per connection, so connections are served at the same time. Connections are kept alive:
+/// one serves request after request until the client closes it or asks `Connection: close`, it stays idle for
+/// the idle timeout, or the handler drops it (``ServerResponse/dropped``). A request whose head declares a body
+/// that does not arrive whole is recorded (``truncatedRequests``) and its connection closed without an answer.
+/// ``stop()`` returns once every thread has ended.
 final class LoopbackHTTPServer: @unchecked Sendable {
     typealias Handler = @Sendable (ServerRequest) -> ServerResponse
 
@@ -34,15 +18,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
     private let handler: Handler
+    private let idleTimeout: Int, receiveTimeout: Int
     private let finished = DispatchSemaphore(value: 0)
+    private let connections = DispatchGroup()
     private let lock = NSLock()
     private var stopping = false
-    private var stopped = false
-    static let maximumHeaderBytes = 64 * 1024
-    static let maximumBodyBytes = 1024 * 1024
+    private var open: Set<Int32> = []
+    private var truncated: [String] = []
 
-    /// Binds 127.0.0.1 on an ephemeral port and starts serving with `handler`.
-    init(handler: @escaping Handler) throws {
+    /// Binds 127.0.0.1 on an ephemeral port and starts serving with `handler`; a connection waits at most
+    /// `idleTimeout` seconds for a request to begin and `receiveTimeout` seconds for each next part of one (a
+    /// request head, then its body) before it is closed.
+    init(idleTimeout: Int = 30, receiveTimeout: Int = 5, handler: @escaping Handler) throws {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -61,7 +48,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 128) == 0 else {
             close(fd)
             throw FixtureError("bind/listen failed: errno \(errno)")
         }
@@ -72,6 +59,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         listener = fd
         port = UInt16(bigEndian: address.sin_port)
         self.handler = handler
+        self.idleTimeout = idleTimeout
+        self.receiveTimeout = receiveTimeout
         let thread = Thread { [self] in serve() }
         thread.name = "LoopbackHTTPServer"
         thread.start()
@@ -82,7 +71,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
-    /// Stops accepting, waits for the serving thread to end and closes the socket. Later calls do nothing.
+    /// `METHOD path` of every request whose head declared a body that did not arrive whole.
+    var truncatedRequests: [String] { lock.withLock { truncated } }
+
+    /// Stops accepting, shuts the open connections down, waits for every thread to end and closes the socket. A
+    /// handler still running is waited for. Later calls do nothing.
     func stop() {
         let first: Bool = lock.withLock {
             defer { stopping = true }
@@ -92,19 +85,27 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         wakeAcceptingThread()
         shutdown(listener, Int32(SHUT_RDWR))
         finished.wait()
+        lock.withLock {
+            for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
+        connections.wait()
         close(listener)
     }
 
     /// Connects to the server once, so a thread blocked in `accept` returns and sees that the server is stopping
     /// (on Darwin `shutdown` does not wake `accept`).
     private func wakeAcceptingThread() {
+        if let fd = Self.connectedSocket(port: port) { close(fd) }
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, or nil when the connection fails; the caller closes it.
+    static func connectedSocket(port: UInt16) -> Int32? {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { return }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -112,9 +113,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     private var isStopping: Bool { lock.withLock { stopping } }
@@ -124,75 +130,67 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         while !isStopping {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            if isStopping {
+            let admitted: Bool = lock.withLock {
+                guard !stopping else { return false }
+                open.insert(connection)
+                return true
+            }
+            guard admitted else {
                 close(connection)
                 return
             }
-            handle(connection)
-            close(connection)
+            connections.enter()
+            let thread = Thread { [self] in
+                defer { connections.leave() }
+                handle(connection)
+                lock.withLock {
+                    open.remove(connection)
+                    close(connection)
+                }
+            }
+            thread.name = "LoopbackHTTPServer connection"
+            thread.start()
         }
     }
 
+    /// Serves the requests of one connection until it ends.
     private func handle(_ connection: Int32) {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
         var noSignal: Int32 = 1
         setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        let response: ServerResponse
-        if let request = read(connection) {
-            response = handler(request)
-        } else {
-            response = ServerResponse(status: 400, body: Array("malformed request".utf8))
+        var reader = HTTPConnectionReader(connection: connection, idleTimeout: idleTimeout, receiveTimeout: receiveTimeout)
+        var served = 0
+        while !isStopping {
+            switch reader.next() {
+            case .closed:
+                return
+            case .malformed:
+                write(ServerResponse(status: 400, body: Array("malformed request".utf8)), keepAlive: false, to: connection)
+                return
+            case .truncated(let summary, let declared, let received):
+                lock.withLock { truncated.append("\(summary) (\(received) of \(declared) body bytes)") }
+                return
+            case .request(var request):
+                request.isOnReusedConnection = served > 0
+                served += 1
+                let response = handler(request)
+                if response.dropsConnection { return }
+                let keepAlive = request.headers["connection"]?.lowercased() != "close" && !isStopping
+                write(response, keepAlive: keepAlive, to: connection)
+                if !keepAlive { return }
+            }
         }
-        write(response, to: connection)
     }
 
-    private func read(_ connection: Int32) -> ServerRequest? {
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var headerEnd: Int?
-        while headerEnd == nil {
-            guard data.count < Self.maximumHeaderBytes else { return nil }
-            let count = recv(connection, &buffer, buffer.count, 0)
-            guard count > 0 else { return nil }
-            data.append(contentsOf: buffer[0..<count])
-            headerEnd = Self.find([13, 10, 13, 10], in: data)
-        }
-        guard let headerEnd else { return nil }
-        let head = String(decoding: data[0..<headerEnd], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst().split(separator: " ")
-        guard requestLine.count == 3 else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
-        guard length >= 0, length <= Self.maximumBodyBytes else { return nil }
-        var body = Array(data[(headerEnd + 4)...])
-        while body.count < length {
-            let count = recv(connection, &buffer, min(buffer.count, length - body.count), 0)
-            guard count > 0 else { return nil }
-            body.append(contentsOf: buffer[0..<count])
-        }
-        let target = String(requestLine[1])
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        return ServerRequest(method: String(requestLine[0]), path: String(parts[0]),
-                             query: parts.count > 1 ? String(parts[1]) : "", headers: headers,
-                             body: Array(body.prefix(length)))
-    }
-
-    private func write(_ response: ServerResponse, to connection: Int32) {
+    private func write(_ response: ServerResponse, keepAlive: Bool, to connection: Int32) {
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         var headers = response.headers
         headers["Content-Length"] = String(response.body.count)
-        headers["Connection"] = "close"
+        headers["Connection"] = keepAlive ? "keep-alive" : "close"
         if !response.body.isEmpty, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + response.body
@@ -222,13 +220,5 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case 412: return "Precondition Failed"
         default: return "Status"
         }
-    }
-
-    private static func find(_ pattern: [UInt8], in data: [UInt8]) -> Int? {
-        guard data.count >= pattern.count else { return nil }
-        for start in 0...(data.count - pattern.count) where data[start..<(start + pattern.count)].elementsEqual(pattern) {
-            return start
-        }
-        return nil
     }
 }

@@ -12,7 +12,8 @@ import OfflineSync
 /// - Filters: only `updatedAt ge|gt <date literal>` (either dialect's literal) is understood; `$orderby` sorts by
 ///   `updatedAt` (then id) when it names it, else by id; pages hold at most `pageSize` rows.
 /// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01. ``inject(_:)`` adds
-/// ``ServerFaults``: 503s before and after acting, and expiring tokens handed out by `GET /token`.
+/// ``ServerFaults``: 503s before and after acting, and expiring tokens handed out by `GET /token`;
+/// ``dropWriteAnswers(every:onlyOnReusedConnections:)`` closes the connection instead of answering writes it acted on.
 final class TableProtocolServer: @unchecked Sendable {
     private let lock = NSLock()
     private var tables: [String: [String: JSONObject]] = [:]
@@ -24,6 +25,11 @@ final class TableProtocolServer: @unchecked Sendable {
     private let pageSize: Int
     private var server: LoopbackHTTPServer?
     private var faults: ServerFaults?
+    private var reused: [String] = []
+    private var sortedRows: [String: [SortedRow]] = [:]
+    private var drops: (every: Int, onlyOnReusedConnections: Bool)?
+    private var writesEligibleForDrop = 0
+    private var dropped = 0
 
     /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
     /// every answer leaves that long after the server acted, a window in which a client killed loses it.
@@ -78,16 +84,48 @@ final class TableProtocolServer: @unchecked Sendable {
     /// The stored rows of `table`, deleted ones included, by lower-cased id.
     func rows(_ table: String) -> [String: JSONObject] { lock.withLock { tables[table] ?? [:] } }
 
+    /// Stores `rows` in `table` as inserts would (system properties stamped), without a request.
+    func seed(_ rows: [JSONObject], table: String) {
+        lock.withLock {
+            for var row in rows {
+                guard let id = row["id"]?.stringValue else { continue }
+                clock += 1
+                if version == .v2 { row["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock)) }
+                stamp(&row)
+                row["deleted"] = false
+                tables[table, default: [:]][id.lowercased()] = row
+            }
+        }
+    }
+
     /// Accepts only `token` from now on (as after the old one expired).
     func acceptToken(_ token: String?) { lock.withLock { self.token = token } }
 
     /// Injects `faults` into every later request, or stops injecting them (nil).
     func inject(_ faults: ServerFaults?) { lock.withLock { self.faults = faults } }
 
+    /// Closes the connection instead of sending the answer to every `every`-th write, after acting on it (counting only
+    /// writes that arrived on a reused connection when `onlyOnReusedConnections`); nil `every` stops it.
+    func dropWriteAnswers(every: Int?, onlyOnReusedConnections: Bool = false) {
+        lock.withLock {
+            drops = every.map { (max(1, $0), onlyOnReusedConnections) }
+            writesEligibleForDrop = 0
+        }
+    }
+
+    /// How many answers ``dropWriteAnswers(every:onlyOnReusedConnections:)`` dropped.
+    var droppedAnswers: Int { lock.withLock { dropped } }
+
+    /// The lines of ``requests`` that arrived on a reused (kept-alive) connection.
+    var requestsOnReusedConnections: [String] { lock.withLock { reused } }
+
+    /// `METHOD path` of every request whose head declared a body that did not arrive whole.
+    var truncatedRequests: [String] { server?.truncatedRequests ?? [] }
+
     /// The faults injected so far.
     var injectedFaults: ServerFaults? { lock.withLock { faults } }
 
-    /// Stops the server, letting a held answer go first, and waits for its thread to end.
+    /// Stops the server, letting a held answer go first, and waits for its threads to end.
     func stop() {
         released.signal()
         server?.stop()
@@ -97,28 +135,46 @@ final class TableProtocolServer: @unchecked Sendable {
 
     private func handle(_ request: ServerRequest) -> ServerResponse {
         lock.withLock {
-            log.append(request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query))
-            if let faults, request.path == "/token" { return Self.json(200, ["token": .string(faults.currentToken)]) }
-            guard request.headers["zumo-api-version"] == version.headerValue else {
-                return Self.error(400, "ZUMO-API-VERSION")
-            }
-            let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
-            if var faults {
-                let fate = faults.next(token: version == .v2 ? sent : sent.map { String($0.dropFirst("Bearer ".count)) })
-                self.faults = faults
-                switch fate {
-                case .unauthorized: return Self.error(401, "Unauthorized")
-                case .unavailable: return Self.error(503, "Service Unavailable")
-                case .actThenFail:
-                    _ = route(request)
-                    return Self.error(503, "Service Unavailable")
-                case .act: break
-                }
-            } else if let token, sent != (version == .v2 ? token : "Bearer " + token) {
-                return Self.error(401, "Unauthorized")
-            }
-            return route(request)
+            let line = request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + request.query)
+            log.append(line)
+            if request.isOnReusedConnection { reused.append(line) }
+            let response = answer(request)
+            return dropsAnswer(to: request) ? .dropped : response
         }
+    }
+
+    /// Whether the answer to `request`, acted on, is dropped (the lock held).
+    private func dropsAnswer(to request: ServerRequest) -> Bool {
+        guard request.method != "GET", let drops, !drops.onlyOnReusedConnections || request.isOnReusedConnection
+        else { return false }
+        writesEligibleForDrop += 1
+        guard writesEligibleForDrop % drops.every == 0 else { return false }
+        dropped += 1
+        return true
+    }
+
+    /// Acts on a request and answers it, faults included (the lock held).
+    private func answer(_ request: ServerRequest) -> ServerResponse {
+        if let faults, request.path == "/token" { return Self.json(200, ["token": .string(faults.currentToken)]) }
+        guard request.headers["zumo-api-version"] == version.headerValue else {
+            return Self.error(400, "ZUMO-API-VERSION")
+        }
+        let sent = version == .v2 ? request.headers["x-zumo-auth"] : request.headers["authorization"]
+        if var faults {
+            let fate = faults.next(token: version == .v2 ? sent : sent.map { String($0.dropFirst("Bearer ".count)) })
+            self.faults = faults
+            switch fate {
+            case .unauthorized: return Self.error(401, "Unauthorized")
+            case .unavailable: return Self.error(503, "Service Unavailable")
+            case .actThenFail:
+                _ = route(request)
+                return Self.error(503, "Service Unavailable")
+            case .act: break
+            }
+        } else if let token, sent != (version == .v2 ? token : "Bearer " + token) {
+            return Self.error(401, "Unauthorized")
+        }
+        return route(request)
     }
 
     /// Acts on a table request and answers it.
@@ -200,25 +256,18 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 
     private func read(table: String, query: [String: String], rawQuery: String) -> ServerResponse {
-        var rows = Array((tables[table] ?? [:]).values)
-        if query[includeDeletedName] != "true" { rows.removeAll { $0["deleted"] == true } }
+        let byUpdatedAt = query["$orderby"]?.hasPrefix("updatedAt") == true
+        var rows = sorted(table, byUpdatedAt: byUpdatedAt)[...]
         if let filter = query["$filter"] {
             guard let (strict, bound) = Self.deltaBound(filter) else { return Self.error(400, "unsupported filter") }
-            rows.removeAll { row in
-                let updated = Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0
-                return strict ? updated <= bound : updated < bound
-            }
+            let kept: (Int64) -> Bool = { strict ? $0 > bound : $0 >= bound }
+            rows = byUpdatedAt ? rows[Self.firstIndex(in: rows, where: kept)...] : rows.filter { kept($0.milliseconds) }[...]
         }
-        let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
-        if query["$orderby"]?.hasPrefix("updatedAt") == true {
-            rows.sort { ($0["updatedAt"]?.stringValue ?? "", id($0)) < ($1["updatedAt"]?.stringValue ?? "", id($1)) }
-        } else {
-            rows.sort { id($0) < id($1) }
-        }
+        if query[includeDeletedName] != "true" { rows = rows.filter { $0.row["deleted"] != true }[...] }
         let count = rows.count
         let skip = Int(query["$skip"] ?? "0") ?? 0
         let top = Int(query["$top"] ?? "\(Int.max)") ?? Int.max
-        let page = Array(rows.dropFirst(skip).prefix(min(top, pageSize))).map(JSONValue.object)
+        let page = rows.dropFirst(skip).prefix(min(top, pageSize)).map { JSONValue.object($0.row) }
         switch version {
         case .v2:
             if query["$inlinecount"] == "allpages" {
@@ -238,6 +287,34 @@ final class TableProtocolServer: @unchecked Sendable {
         }
     }
 
+    /// The rows of `table` with their `updatedAt` in milliseconds, sorted by `updatedAt` then id, or by id; kept
+    /// until the next write, so that a long paged read does not sort every page again.
+    private func sorted(_ table: String, byUpdatedAt: Bool) -> [SortedRow] {
+        let key = (byUpdatedAt ? "updatedAt " : "id ") + table
+        if let cached = sortedRows[key] { return cached }
+        let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
+        var rows = (tables[table] ?? [:]).values.map { row in
+            SortedRow(milliseconds: Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0, row: row)
+        }
+        if byUpdatedAt {
+            rows.sort { ($0.milliseconds, id($0.row)) < ($1.milliseconds, id($1.row)) }
+        } else {
+            rows.sort { id($0.row) < id($1.row) }
+        }
+        sortedRows[key] = rows
+        return rows
+    }
+
+    /// The first index of `rows` (sorted by `updatedAt`) whose milliseconds are `kept`, by binary search.
+    private static func firstIndex(in rows: ArraySlice<SortedRow>, where kept: (Int64) -> Bool) -> Int {
+        var low = rows.startIndex, high = rows.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if kept(rows[middle].milliseconds) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
     private func preconditionFailure(_ request: ServerRequest, _ row: JSONObject) -> ServerResponse? {
         guard let ifMatch = request.headers["if-match"], let version = row["version"]?.stringValue,
               ifMatch != "\"\(version)\"" else { return nil }
@@ -245,6 +322,7 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 
     private func stamp(_ item: inout JSONObject) {
+        sortedRows = [:]
         clock += 1
         versionCounter += 1
         item["updatedAt"] = .string(Timestamp.string(fromMilliseconds: clock))
@@ -295,6 +373,12 @@ final class TableProtocolServer: @unchecked Sendable {
     private static func percentDecoded(_ text: String) -> String {
         text.removingPercentEncoding ?? text
     }
+}
+
+/// A stored row with its `updatedAt` in milliseconds.
+private struct SortedRow {
+    var milliseconds: Int64
+    var row: JSONObject
 }
 
 /// A server answer carried as an error value.

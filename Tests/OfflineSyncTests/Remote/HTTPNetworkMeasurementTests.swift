@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import OfflineSync
+import OfflineSyncTesting
+
+/// Bench S3 and S4 over real HTTP: the loopback table server answers each request 50 ms after it acted, and the
+/// push and the pull keep 8 requests in flight. A measurement, not a timed test: it runs only with
+/// `OFFLINESYNC_HTTP_BENCH=1`, prints the time beside what a one-at-a-time client needs (requests × 50 ms) and the
+/// ratio, and asserts only that the push and the pull were complete.
+///
+///     OFFLINESYNC_HTTP_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter HTTPNetworkMeasurementTests
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["OFFLINESYNC_HTTP_BENCH"] == "1"))
+struct HTTPNetworkMeasurementTests {
+    private static let latency = 0.05
+    private static let inFlight = 8
+
+    @Test func s3PushOf1000InsertsOverHTTP() async throws {
+        let records = BenchmarkRecords.generate(count: 1_000).map(\.object)
+        let server = try TableProtocolServer(responseDelay: .milliseconds(50))
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource(directory: directory.store, options: JournalOptions(durability: .always))
+        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL))
+        let table = context.table(BenchmarkRecords.table)
+        for record in records {
+            var item = record
+            item["version"] = nil
+            try await table.insert(item)
+        }
+        let start = ContinuousClock.now
+        let result = try await context.push(settings: PushSettings(maximumConcurrentRequests: Self.inFlight))
+        let elapsed = start.duration(to: .now)
+        try await store.close()
+        #expect(result.pushed == records.count)
+        #expect(server.rows(BenchmarkRecords.table).count == records.count)
+        #expect(server.truncatedRequests.isEmpty)
+        report("S3 over HTTP: push of \(records.count) inserts", elapsed, requests: server.requests.count,
+               oneAtATimeRequests: records.count)
+    }
+
+    @Test func s4FirstPullOf20000RecordsOverHTTP() async throws {
+        let records = BenchmarkRecords.generate(count: 20_000).map(\.object)
+        let server = try TableProtocolServer(pageSize: 50, responseDelay: .milliseconds(50))
+        defer { server.stop() }
+        server.seed(records, table: BenchmarkRecords.table)
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource(directory: directory.store, options: JournalOptions(durability: .always))
+        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL))
+        var settings = PullSettings(pageSize: 50)
+        settings.maximumConcurrentRequests = Self.inFlight
+        let start = ContinuousClock.now
+        try await context.table(BenchmarkRecords.table).pull(queryId: "s4", settings: settings)
+        let elapsed = start.duration(to: .now)
+        let stored = try await store.read(Query(table: BenchmarkRecords.table, includeTotalCount: true)).totalCount
+        try await store.close()
+        #expect(stored == records.count)
+        report("S4 over HTTP: first pull of \(records.count) records, page 50", elapsed, requests: server.requests.count,
+               oneAtATimeRequests: records.count / 50 + 1)
+    }
+
+    private func report(_ workload: String, _ elapsed: Duration, requests: Int, oneAtATimeRequests: Int) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let oneAtATime = Double(oneAtATimeRequests) * Self.latency
+        let figures = String(format: "%.2f s (%d requests); one at a time %d × 50 ms = %.2f s; %.1f× faster", seconds,
+                             requests, oneAtATimeRequests, oneAtATime, oneAtATime / seconds)
+        print("\(workload), \(Self.inFlight) in flight, 50 ms a request: \(figures)")
+    }
+}
