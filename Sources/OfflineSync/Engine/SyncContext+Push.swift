@@ -51,6 +51,10 @@ extension SyncContext {
         try await holding(writeGate) { try await apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         let limit = max(1, settings.maximumConcurrentRequests)
+        // Requests go one at a time until one takes longer than `slowRequest`: over a network the push then keeps
+        // `limit` in flight; against an in-process back end, where several in flight buy nothing but thread
+        // switches, it stays one at a time.
+        var inFlightLimit = 1
         var schedule = PushSchedule(relations: relations)
         // The whole queue in one read; later reads return only operations queued during the push.
         let firstRead = try await queue.operations(after: 0)
@@ -73,7 +77,7 @@ extension SyncContext {
         await withTaskGroup(of: (Int64, SentOperation).self) { group in
             do {
                 while true {
-                    while stop == nil, schedule.inFlightCount < limit, let id = schedule.nextCandidate() {
+                    while stop == nil, schedule.inFlightCount < inFlightLimit, let id = schedule.nextCandidate() {
                         if Task.isCancelled {
                             stop = (.cancelled, nil)
                             break
@@ -86,9 +90,11 @@ extension SyncContext {
                         case .ready(let prepared):
                             schedule.started(id)
                             inFlightOperations[id] = prepared
-                            if limit == 1 {
+                            if inFlightLimit == 1 {
                                 // One at a time: no child task to hand the request to and back from.
+                                let started = ContinuousClock.now
                                 sentInline = (id, await send(prepared))
+                                if ContinuousClock.now - started > Self.slowRequest { inFlightLimit = limit }
                             } else {
                                 group.addTask { (id, await self.send(prepared)) }
                             }
@@ -147,6 +153,10 @@ extension SyncContext {
         report(SyncProgress(activity: .push, phase: .finished, completed: done, total: max(total, done), pages: 0))
         return PushResult(pushed: pushed)
     }
+
+    /// How long a request must take before a push keeps several in flight: a network round trip, not a call into
+    /// the same process.
+    static let slowRequest = Duration.milliseconds(1)
 
     /// The filter of the engine rows (operations, errors) of `tables`; nil for no table.
     private static func rows(of tables: Set<String>) -> Filter? {

@@ -108,9 +108,8 @@ extension SyncContext {
     /// Sends the operation and classifies the result. A 409/412 caused by an earlier attempt of the operation
     /// (``PushOutcome/landedEarlier(serverItem:)``) is answered by sending the pending change again over the
     /// server's version; any other 409/412 goes to the conflict handler. At most ``maximumSendRounds`` requests.
-    /// Never throws: every failure is an outcome. Nonisolated: the request leaves without waiting for the actor,
-    /// which only the bookkeeping of a resend needs.
-    nonisolated func send(_ prepared: PreparedOperation) async -> SentOperation {
+    /// Never throws: every failure is an outcome.
+    func send(_ prepared: PreparedOperation) async -> SentOperation {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
         var operation = prepared.operation
         var kind = operation.kind

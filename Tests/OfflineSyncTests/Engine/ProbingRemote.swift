@@ -12,6 +12,9 @@ actor ProbingRemote: SyncRemote {
     let references: [String: String]
     /// Whether a page as full as the server allows carries a `nextLink`.
     let nextLinks: Bool
+    /// The write (counted from 1) that fails with the error instead of reaching the server, when set.
+    private var failingWrite: (number: Int, error: RemoteError)?
+    private var writes = 0
     private(set) var inFlight = 0
     private(set) var maximumInFlight = 0
     private var reads = 0
@@ -24,6 +27,17 @@ actor ProbingRemote: SyncRemote {
         self.nextLinks = nextLinks
     }
 
+    /// Makes write number `number` (counted from 1) fail with `error` without reaching the server.
+    func failWrite(number: Int, with error: RemoteError) {
+        failingWrite = (number, error)
+    }
+
+    /// Throws the planned failure when this write is the one.
+    private func countWrite() throws {
+        writes += 1
+        if let failingWrite, failingWrite.number == writes { throw failingWrite.error }
+    }
+
     /// Sets what happens to the server's rows before each read after the first.
     func changeRowsBeforeEachRead(_ change: @escaping @Sendable (InMemoryRemote) async -> Void) {
         beforeRead = change
@@ -31,6 +45,7 @@ actor ProbingRemote: SyncRemote {
 
     func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
         try await tracked {
+            try countWrite()
             try await checkReferences(of: item)
             return try await base.insert(item, table: table)
         }
