@@ -106,10 +106,11 @@ struct MigrationTests {
         try await store.close()
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func aLostAnswerIsStillRecognisedAfterTheMigration(_ kind: StoreKind) async throws {
+    /// Pulls item "x" (title "server"), updates its title to "mine" and pushes it with the answer lost: the update is
+    /// attempted, its server row holds the old shape.
+    private func updateWhoseAnswerIsLost(_ kind: StoreKind) async throws -> (EngineFixture, FixedResolution) {
         let handler = FixedResolution(.fail)
-        var fixture = try await EngineFixture(kind, handler: handler)
+        let fixture = try await EngineFixture(kind, handler: handler)
         await fixture.remote.seed([["id": "x", "title": "server"]], table: "TodoItem")
         try await fixture.todo.pull()
         var item = try #require(try await fixture.todo.read(id: "x"))
@@ -118,6 +119,12 @@ struct MigrationTests {
         await fixture.remote.loseNextResponses(1)
         let lost = await #expect(throws: PushError.self) { try await fixture.context.push() }
         #expect(lost?.reason == .network)
+        return (fixture, handler)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLostAnswerIsStillRecognisedAfterTheMigration(_ kind: StoreKind) async throws {
+        var (fixture, handler) = try await updateWhoseAnswerIsLost(kind)
 
         try await fixture.context.migrate([Self.renameTitle])
         try await fixture.restart(handler: handler)
@@ -131,15 +138,7 @@ struct MigrationTests {
 
     @Test(arguments: StoreKind.allCases)
     func anAttemptedDeleteIsStillRecognisedAfterTheMigration(_ kind: StoreKind) async throws {
-        let handler = FixedResolution(.fail)
-        let fixture = try await EngineFixture(kind, handler: handler)
-        await fixture.remote.seed([["id": "x", "title": "server"]], table: "TodoItem")
-        try await fixture.todo.pull()
-        var item = try #require(try await fixture.todo.read(id: "x"))
-        item["title"] = "mine"
-        try await fixture.todo.update(item)
-        await fixture.remote.loseNextResponses(1)
-        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        let (fixture, handler) = try await updateWhoseAnswerIsLost(kind)
         // The delete folds into the attempted update and carries the version the lost answer would have replaced.
         try await fixture.todo.delete(try #require(try await fixture.todo.read(id: "x")))
         try await fixture.context.migrate([Self.renameTitle])
