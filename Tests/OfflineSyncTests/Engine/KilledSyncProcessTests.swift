@@ -157,6 +157,7 @@ struct KilledSyncProcessTests {
         }
         #expect(pushes > Self.rounds && pushesOK > 0, "seed \(seed): the children pushed \(pushes) times, \(pushesOK) with success")
         #expect(ledger.batches > 0, "seed \(seed): no batch was acknowledged")
+        #expect(server.maximumRequestsAtOnce > 1, "seed \(seed): the children never had several requests in flight")
         if faults != nil, let injected = server.injectedFaults {
             #expect(injected.unavailable > 0 && injected.lostAnswers > 0 && injected.unauthorized > 0,
                     "seed \(seed): faults not all met: \(injected.unavailable) 503s, \(injected.lostAnswers) lost answers, \(injected.unauthorized) 401s")

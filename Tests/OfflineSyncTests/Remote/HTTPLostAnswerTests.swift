@@ -49,7 +49,8 @@ struct HTTPLostAnswerTests {
 
     @Test(arguments: [1, 8])
     func aPushToAServerDroppingWritesOnReusedConnectionsSendsEveryWriteWhole(inFlight: Int) async throws {
-        let server = try TableProtocolServer()
+        // Answers that take a few milliseconds, as over a network, so that a push keeps `inFlight` requests at once.
+        let server = try TableProtocolServer(responseDelay: .milliseconds(3))
         defer { server.stop() }
         server.dropWriteAnswers(every: 1, onlyOnReusedConnections: true)
         let remote = HTTPRemote(baseURL: server.baseURL, configuration: Self.configuration)
@@ -67,6 +68,7 @@ struct HTTPLostAnswerTests {
         try await pushUntilDone(context, inFlight: inFlight)
 
         #expect(server.truncatedRequests.isEmpty)
+        #expect(inFlight == 1 ? server.maximumRequestsAtOnce == 1 : server.maximumRequestsAtOnce > 1)
         #if canImport(FoundationNetworking)
         #expect(!server.requestsOnReusedConnections.contains { !$0.hasPrefix("GET ") })
         #endif
@@ -75,7 +77,7 @@ struct HTTPLostAnswerTests {
 
     @Test(arguments: [(APIVersion.v2, 1), (.v2, 8), (.v3, 8)])
     func aPushMeetsItsOwnWritesWhenTheirAnswersAreDropped(version: APIVersion, inFlight: Int) async throws {
-        let server = try TableProtocolServer(version: version)
+        let server = try TableProtocolServer(version: version, responseDelay: .milliseconds(3))
         defer { server.stop() }
         server.dropWriteAnswers(every: 3)
         let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: version, configuration: Self.configuration)
@@ -89,6 +91,7 @@ struct HTTPLostAnswerTests {
 
         #expect(server.droppedAnswers >= 8)
         #expect(server.truncatedRequests.isEmpty)
+        #expect(inFlight == 1 ? server.maximumRequestsAtOnce == 1 : server.maximumRequestsAtOnce > 1)
         try await expectSameRows(server, table, live: 12, deleted: 4)
     }
 

@@ -30,6 +30,8 @@ final class TableProtocolServer: @unchecked Sendable {
     private var drops: (every: Int, onlyOnReusedConnections: Bool)?
     private var writesEligibleForDrop = 0
     private var dropped = 0
+    private var serving = 0
+    private var mostServedAtOnce = 0
 
     /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
     /// every answer leaves that long after the server acted, a window in which a client killed loses it.
@@ -39,10 +41,23 @@ final class TableProtocolServer: @unchecked Sendable {
         self.pageSize = pageSize
         let delay = Double(responseDelay.components.seconds) + Double(responseDelay.components.attoseconds) / 1e18
         server = try LoopbackHTTPServer { [weak self] request in
+            self?.countServing(+1)
+            defer { self?.countServing(-1) }
             let response = self?.handle(request) ?? ServerResponse(status: 503)
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             self?.holdIfAsked(request)
             return response
+        }
+    }
+
+    /// The most requests the server was serving at one time (from arrival to answer): whether a client really had
+    /// several in flight.
+    var maximumRequestsAtOnce: Int { lock.withLock { mostServedAtOnce } }
+
+    private func countServing(_ change: Int) {
+        lock.withLock {
+            serving += change
+            mostServedAtOnce = max(mostServedAtOnce, serving)
         }
     }
 
