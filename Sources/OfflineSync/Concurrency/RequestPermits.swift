@@ -1,5 +1,5 @@
-/// How many requests may be in flight at once, shared by the queries of one pull: a request takes a permit before
-/// it leaves and gives it back when its answer (or failure) arrived.
+/// How many requests may be in flight at once (a counting semaphore), shared by the queries of one pull: a request
+/// takes a permit before it leaves and gives it back when its answer (or failure) arrived.
 actor RequestPermits {
     private var available: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
