@@ -33,9 +33,6 @@ extension SyncContext {
             try await holding(syncGate) {
                 try await pushBeforePull(tables: Set(tables), settings: settings)
                 let permits = RequestPermits(max(1, settings.maximumConcurrentRequests))
-                if requests.count == 1, let request = requests.first {
-                    return try await pullPages(request, settings: settings, permits: permits)
-                }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     // The queries of one table go one after another: pages of two queries read at different times
                     // could otherwise store an older copy of a row over a newer one.
@@ -54,7 +51,7 @@ extension SyncContext {
     private func pushBeforePull(tables: Set<String>, settings: PullSettings) async throws {
         guard settings.pushFirst != .nothing else { return }
         var pending = false
-        for table in tables where try await queue.count(table: table) > 0 { pending = true }
+        for table in tables where !pending { pending = try await queue.count(table: table) > 0 }
         guard pending else { return }
         do {
             let pushSettings = PushSettings(maximumConcurrentRequests: settings.maximumConcurrentRequests)
