@@ -42,6 +42,8 @@ struct PushSchedule: Sendable {
     /// Operation ids in queue order; ``head`` skips the finished and started prefix.
     private var order: [Int64] = []
     private var head = 0
+    /// The id keys of every item with an operation in the schedule: the only ids a reference can wait for.
+    private var scheduledIds: Set<String> = []
     /// Unfinished operation ids per table, started ones included.
     private var unfinishedByTable: [String: Set<Int64>] = [:]
     /// Unfinished operation ids per item key, in queue order.
@@ -71,6 +73,7 @@ struct PushSchedule: Sendable {
             order.append(operation.id)
             unfinishedByItem[item, default: []].append(operation.id)
             unfinishedByTable[operation.table, default: []].insert(operation.id)
+            scheduledIds.insert(ItemID.key(operation.itemId))
             if operation.kind == .insert { pendingInserts[ItemID.key(operation.itemId), default: []].append(operation.id) }
         }
     }
@@ -220,17 +223,22 @@ struct PushSchedule: Sendable {
         }
     }
 
-    /// The id keys an item's content refers to: every top-level string field (other than `id` and the system
-    /// properties) and, for a declared relation of `table`, its field's string or strings.
-    static func references(of content: JSONObject?, table: String, relations: [TableRelation]) -> Set<String> {
+    /// The id keys an item's content refers to among the items of the schedule (no other reference can make an
+    /// operation wait): every top-level string field (other than `id` and the system properties) and, for a declared
+    /// relation of `table`, its field's string or strings.
+    func references(of content: JSONObject?, table: String, relations: [TableRelation]) -> Set<String> {
         guard let content else { return [] }
         var keys = Set<String>()
+        func consider(_ text: String) {
+            let key = ItemID.key(text)
+            if scheduledIds.contains(key) { keys.insert(key) }
+        }
         for (name, value) in content where name != "id" && !SystemProperties.isSystemProperty(name) {
-            if case .string(let text) = value, ItemID.isValid(text) { keys.insert(ItemID.key(text)) }
+            if case .string(let text) = value { consider(text) }
         }
         for relation in relations where relation.table == table {
             guard case .array(let values)? = content[relation.field] else { continue }
-            for case .string(let text) in values where ItemID.isValid(text) { keys.insert(ItemID.key(text)) }
+            for case .string(let text) in values { consider(text) }
         }
         return keys
     }

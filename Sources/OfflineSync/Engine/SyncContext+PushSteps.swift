@@ -77,14 +77,14 @@ extension SyncContext {
                 for other in schedule.unknownReferences(forDeleteOf: id) {
                     guard let queued = try await queue.operation(id: other) else { continue }
                     let item = queued.kind == .delete ? queued.item : try await dataSource.read(table: queued.table, id: queued.itemId)
-                    schedule.learn(other, references: PushSchedule.references(of: item, table: queued.table, relations: relations))
+                    schedule.learn(other, references: schedule.references(of: item, table: queued.table, relations: relations))
                 }
             }
             // What the operation refers to: its content, or for a delete its snapshot (a child deleted before its
             // parent holds the parent's id there).
             let referring = operation.kind == .delete ? operation.item : content
             switch schedule.decide(id, kind: operation.kind,
-                                   references: PushSchedule.references(of: referring, table: operation.table, relations: relations)) {
+                                   references: schedule.references(of: referring, table: operation.table, relations: relations)) {
             case .send:
                 break
             case .wait(let others):

@@ -80,13 +80,15 @@ struct PushScheduleTests {
         #expect(schedule.decide(1, kind: .insert, references: ["y"]) == .send, "released from the cycle, it goes whatever it refers to")
     }
 
-    @Test func referencesAreTopLevelStringsAndDeclaredArraysButNotIdsOrSystemProperties() {
-        let item: JSONObject = ["id": "self", "listId": "L1", "version": "v9", "count": 3,
+    @Test func referencesAreTopLevelStringsAndDeclaredArraysOfScheduledItemsButNotIdsOrSystemProperties() {
+        var schedule = PushSchedule()
+        schedule.add(["self", "l1", "t1", "t2", "n1", "v9", "other"].enumerated().map { Self.operation(Int64($0.offset + 1), .insert, $0.element) })
+        let item: JSONObject = ["id": "self", "listId": "L1", "version": "v9", "count": 3, "title": "not scheduled",
                                 "tagIds": ["t1", "t2"], "nested": ["inner": "n1"]]
-        #expect(PushSchedule.references(of: item, table: "Task", relations: []) == ["l1"])
+        #expect(schedule.references(of: item, table: "Task", relations: []) == ["l1"])
         let relation = TableRelation(table: "Task", field: "tagIds", referencedTable: "Tag")
-        #expect(PushSchedule.references(of: item, table: "Task", relations: [relation]) == ["l1", "t1", "t2"])
-        #expect(PushSchedule.references(of: item, table: "Other", relations: [relation]) == ["l1"])
+        #expect(schedule.references(of: item, table: "Task", relations: [relation]) == ["l1", "t1", "t2"])
+        #expect(schedule.references(of: item, table: "Other", relations: [relation]) == ["l1"])
     }
 
     @Test func upcomingListsTheUnstartedOperationsAfterOne() {
