@@ -99,8 +99,7 @@ struct PushSchedule: Sendable {
         return result
     }
 
-    /// What the references of operation `id`, whose content refers to the id keys `references` (nil for a delete),
-    /// ask of it now.
+    /// What an operation's references ask of it now (``decide(_:kind:references:)``).
     enum Decision: Sendable, Hashable {
         /// Send it.
         case send

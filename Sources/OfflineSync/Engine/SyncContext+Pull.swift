@@ -2,7 +2,8 @@ extension SyncContext {
     /// Pulls `query` (default: the whole table) from the remote into the local table.
     ///
     /// Steps: validate the arguments; when the table has pending operations, push first as
-    /// ``PullSettings/pushFirst`` says (a failing push fails the pull with its ``PushError``); then page with ``PullPager`` until an empty page or the query's `top`.
+    /// ``PullSettings/pushFirst`` says (a failing push fails the pull with its ``PushError``); then page with
+    /// ``PullPager`` (pages fetched ahead in ``PullWindow``s) until an empty page or the query's `top`.
     /// Soft-deleted records are removed locally; records whose item has a pending operation are left alone.
     /// With a `queryId` the pull is incremental: it asks for `updatedAt ge <token>`, and each page's items and
     /// its new delta token are written in one atomic `apply`. A token stored for another filter is not used: the
