@@ -81,7 +81,7 @@ struct IndexPlanner {
         var choices = [walked]
         var consumed = walked.consumed
         let partners = direct.map(\.0).filter {
-            $0.index != walked.index && !$0.consumed.isSubset(of: consumed) && $0.entryCount <= max(walked.entryCount, 1) * intersectionRatio
+            $0.index != walked.index && $0.entryCount <= max(walked.entryCount, 1) * intersectionRatio
         }
         for partner in partners.sorted(by: { $0.entryCount < $1.entryCount }) where !partner.consumed.isSubset(of: consumed) {
             choices.append(partner)

@@ -68,8 +68,13 @@ struct PendingOperationQueue: Sendable {
 
     /// The changes that remove `operation` and its error row.
     func removing(_ operationId: Int64) -> [StoreChange] {
-        [.delete(table: EngineTables.operations, ids: [EngineTables.rowID(forOperation: operationId)]),
-         OperationErrorStore.removing(operations: [operationId])]
+        removing([operationId])
+    }
+
+    /// The changes that remove the operations and their error rows.
+    func removing(_ operationIds: [Int64]) -> [StoreChange] {
+        [.delete(table: EngineTables.operations, ids: operationIds.map(EngineTables.rowID(forOperation:))),
+         OperationErrorStore.removing(operations: operationIds)]
     }
 
     private static let counterRowID = "operationCounter"

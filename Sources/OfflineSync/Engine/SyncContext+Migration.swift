@@ -32,7 +32,6 @@ extension SyncContext {
                 try await apply(changes)
                 for table in plan.tables { ownVersions.forgetAll(table: table) }
                 operationIndex = nil
-                _ = try await loadedOperationIndex()
             }
         }
     }

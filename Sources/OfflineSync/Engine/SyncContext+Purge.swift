@@ -15,9 +15,7 @@ extension SyncContext {
                         throw SyncError.operationInFlight(operationId: busy.id, table: table, itemId: busy.itemId)
                     }
                     let ids = operations.map(\.id)
-                    try await apply([
-                        .delete(table: EngineTables.operations, ids: ids.map(EngineTables.rowID(forOperation:))),
-                        OperationErrorStore.removing(operations: ids),
+                    try await apply(queue.removing(ids) + [
                         DeltaTokenStore.removingAll(table: table),
                         .deleteAll(table: table, matching: nil),
                     ])

@@ -42,7 +42,7 @@ extension JournalDataSource {
         var offset: Int64 = 0
         while offset < size {
             let count = Int(min(Int64(zeros.count), size - offset))
-            try fileSystem.writeAll(file, Array(zeros[0..<count]), at: offset)
+            try fileSystem.writeAll(file, count == zeros.count ? zeros : Array(zeros[0..<count]), at: offset)
             offset += Int64(count)
         }
         try fileSystem.sync(file)
