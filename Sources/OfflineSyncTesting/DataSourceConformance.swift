@@ -15,7 +15,8 @@ public import OfflineSync
 /// ```
 /// It covers reads of missing items, whole-item upserts, case-insensitive ids that keep the last casing, deletes
 /// (by id, unknown ids, all, by filter), every query feature (filter operators and comparison semantics, multi-key
-/// ordering, skip, top, select, total count), and atomicity of a batch holding one invalid change.
+/// ordering, skip, top, select, total count), atomicity of a batch holding one invalid change, and transactions
+/// (all or nothing, and isolated: concurrent read-then-write transactions lose no update).
 /// A failure throws ``ConformanceFailure`` naming the check and the difference.
 public enum DataSourceConformance {
     /// One named conformance check.
@@ -49,7 +50,7 @@ public enum DataSourceConformance {
     }
 
     /// Every check, in a stable order.
-    public static var checks: [Check] { itemChecks + queryChecks + filterChecks }
+    public static var checks: [Check] { itemChecks + queryChecks + filterChecks + transactionChecks }
 
     /// Runs every check, each on a fresh data source.
     /// - Throws: ``ConformanceFailure`` listing every failed check.

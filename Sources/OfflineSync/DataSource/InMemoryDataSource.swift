@@ -5,8 +5,9 @@
 /// try await store.apply([.upsert(table: "TodoItem", items: [["id": "1", "text": "milk"]])])
 /// let open = try await store.read(Query(table: "TodoItem", filter: Field("complete") != true))
 /// ```
-public actor InMemoryDataSource: SyncContextDataSource {
+public actor InMemoryDataSource: SyncContextDataSource, TransactionHost {
     private var tables = TableSet()
+    private var turns = TransactionTurns()
 
     /// Creates an empty store.
     public init() {}
@@ -39,9 +40,33 @@ public actor InMemoryDataSource: SyncContextDataSource {
     /// Validates the whole batch, then applies all of it; nothing changes when it throws.
     /// - Throws: ``DataSourceError``.
     public func apply(_ changes: [StoreChange]) async throws {
+        while turns.isHeld { await withCheckedContinuation { turns.enqueueApply($0) } }
         try TableSet.validate(changes)
         tables.apply(changes)
     }
+
+    /// Runs `body` isolated from every other writer, then applies what it staged, all or nothing.
+    public func transaction<T: Sendable>(isolation: isolated (any Actor)?,
+                                         _ body: (inout StoreTransaction) async throws -> T) async throws -> T {
+        try await runTransaction(isolation: isolation, body)
+    }
+
+    func beginTransaction() async {
+        if !turns.tryHold() { await withCheckedContinuation { turns.enqueueTransaction($0) } }
+    }
+
+    func commitTransaction(_ transaction: StoreTransaction) throws {
+        defer { turns.release() }
+        try TableSet.validate(transaction.changes)
+        tables.apply(transaction.changes)
+    }
+
+    func endTransaction() {
+        turns.release()
+    }
+
+    /// How many transactions and applies wait for the transaction holding the store.
+    var writersWaiting: Int { turns.waitingCount }
 
     /// The names of the tables that hold at least one item.
     public func tableNames() async throws -> [String] {

@@ -14,6 +14,10 @@
 ///   (missing/null < bool < number < string < array < object), `skip`, `top`, `select` (listed fields plus `id`),
 ///   and `totalCount` counting every match when asked for. ``Query/evaluate(over:)`` implements all of it.
 /// - Reading a table that has never been written returns no items (it is not an error).
+/// - `transaction` is **isolated from every other writer**: between the moment `body` starts and the moment its
+///   staged changes are applied, no other transaction or `apply` changes the store, and a read made in `body` sees
+///   every change applied before the transaction began. When `body` throws, nothing is applied. The default
+///   implementation gives this isolation among transactions only (see ``transaction(isolation:_:)``).
 public protocol SyncContextDataSource: Sendable {
     /// The item with `id` (matched case-insensitively) in `table`, or nil.
     func read(table: String, id: String) async throws -> JSONObject?
@@ -21,6 +25,17 @@ public protocol SyncContextDataSource: Sendable {
     func read(_ query: Query) async throws -> QueryResult
     /// Applies every change or none, atomically, and durably as far as the store promises.
     func apply(_ changes: [StoreChange]) async throws
+    /// Runs `body` where the caller runs (on `isolation`), isolated from every other writer of the store, then
+    /// applies the changes it staged in `transaction` as one ``apply(_:)`` would (or as
+    /// ``applyDeferringDurability(_:)``, when it sets ``StoreTransaction/defersDurability``). When `body` throws,
+    /// nothing is applied and the error is rethrown. Like GRDB's `write { db in }`: the read, the decision and the
+    /// write cannot be interleaved with another writer's.
+    ///
+    /// The default implementation runs the transactions of one store one at a time, in the order they began, through
+    /// a gate kept per store object (one gate for every store that is a value type), then calls ``apply(_:)``; it
+    /// cannot hold back a plain `apply` made outside a transaction. Implement it in your store to hold those back too.
+    func transaction<T: Sendable>(isolation: isolated (any Actor)?,
+                                  _ body: (inout StoreTransaction) async throws -> T) async throws -> T
     /// Applies every change or none, atomically, like ``apply(_:)``, but the store need not make them durable before
     /// it returns: the engine uses it for changes it can redo when a crash loses them (the bookkeeping of a pushed
     /// operation: the operation is then sent again and its answer counts as success). They become durable no later
@@ -42,6 +57,34 @@ public protocol SyncContextDataSource: Sendable {
 }
 
 extension SyncContextDataSource {
+    /// Runs `body` where the caller runs, isolated from every other writer of the store, then applies what it
+    /// staged: ``transaction(isolation:_:)`` with the caller's isolation.
+    public func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T,
+                                         isolation: isolated (any Actor)? = #isolation) async throws -> T {
+        try await transaction(isolation: isolation, body)
+    }
+
+    /// Runs `body` isolated from the store's other transactions, then applies what it staged.
+    public func transaction<T: Sendable>(isolation: isolated (any Actor)?,
+                                         _ body: (inout StoreTransaction) async throws -> T) async throws -> T {
+        let gate = await TransactionGates.shared.gate(for: self)
+        await gate.lock()
+        do {
+            var transaction = StoreTransaction(dataSource: self)
+            let value = try await body(&transaction)
+            if transaction.defersDurability {
+                try await applyDeferringDurability(transaction.changes)
+            } else {
+                try await apply(transaction.changes)
+            }
+            await gate.unlock()
+            return value
+        } catch {
+            await gate.unlock()
+            throw error
+        }
+    }
+
     /// Calls ``apply(_:)``: every change durable as the store promises.
     public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
         try await apply(changes)

@@ -16,11 +16,14 @@ extension JournalDataSource {
     /// the actor never suspends between a batch's validation and its write, so one write is in flight at a time
     /// without the pipeline. Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
     /// actor, on the store's ``BlockingIOQueue`` for writes.
-    func commit(_ changes: [StoreChange], sync: Bool) async throws {
+    func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
         var resolved = changes
         if changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) {
-            // A filter must see every earlier batch: wait until the pipeline has written them.
-            while !pipeline.isDrained || pipeline.isHeld { await waitUntilIdle() }
+            // A filter must see every earlier batch: wait until the pipeline has written them (and, waiting, let no
+            // transaction begin and end unseen).
+            while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) {
+                if turns.isHeld && !holdsTurn { await waitWhileATransactionHolds() } else { await waitUntilIdle() }
+            }
             try checkWritable()
             resolved = resolveFilters(changes)
         }

@@ -25,7 +25,7 @@ import Dispatch
 ///   open throw ``JournalError/corrupted(file:offset:sequence:reason:)`` (see ``repair(directory:)``).
 ///
 /// The files are described byte by byte in `Docs/JournalFormat.md`.
-public actor JournalDataSource: SyncContextDataSource {
+public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     let layout: StoreLayout
     let options: JournalOptions
     let fileSystem: any FileSystem
@@ -57,6 +57,8 @@ public actor JournalDataSource: SyncContextDataSource {
     var automaticCompactionFloor: Int64 = 0
     /// Callers waiting for flushes or a compaction to finish.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The transaction holding the store, and the transactions and applies waiting for it.
+    var turns = TransactionTurns()
 
     /// Opens (creating if needed) the store in `directory`: loads the snapshot, replays the journal,
     /// repairs a torn tail, and takes an exclusive lock. A directory the store creates gets mode 0700, files 0600.
@@ -122,7 +124,7 @@ public actor JournalDataSource: SyncContextDataSource {
     /// - Throws: ``DataSourceError`` for an invalid batch; ``JournalError`` when writing fails (the journal is cut
     ///   back to its last good record, so later applies can succeed once the cause is gone).
     public func apply(_ changes: [StoreChange]) async throws {
-        try await apply(changes, sync: options.durability != .buffered)
+        try await apply(changes, sync: syncs(deferringDurability: false))
     }
 
     /// Applies the changes as ``apply(_:)`` does, but under ``Durability/always`` without waiting for `fsync`: the
@@ -130,14 +132,22 @@ public actor JournalDataSource: SyncContextDataSource {
     /// ``close()`` makes it durable, since records are only ever appended. Under `.grouped` it joins a group as any
     /// apply does.
     public func applyDeferringDurability(_ changes: [StoreChange]) async throws {
-        try await apply(changes, sync: options.durability == .grouped)
+        try await apply(changes, sync: syncs(deferringDurability: true))
     }
 
-    private func apply(_ changes: [StoreChange], sync: Bool) async throws {
+    /// Whether an apply waits for `fsync`: never under `.buffered`; under `.always` unless its durability is
+    /// deferred; under `.grouped` always, since it joins a group.
+    func syncs(deferringDurability: Bool) -> Bool {
+        deferringDurability ? options.durability == .grouped : options.durability != .buffered
+    }
+
+    /// Applies the batch; `holdsTurn` for the transaction holding the store, every other apply waits for it.
+    func apply(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool = false) async throws {
+        if !holdsTurn { await waitWhileATransactionHolds() }
         try checkWritable()
         try TableSet.validate(changes)
         guard !changes.isEmpty else { return }
-        try await commit(changes, sync: sync)
+        try await commit(changes, sync: sync, holdsTurn: holdsTurn)
     }
 
     /// Waits for writes and compaction in progress, compacts a journal of 1 MiB or more (when
