@@ -118,7 +118,10 @@ extension SyncChild {
     /// "Kill", prints `ack insert`, then `pushing`, and pushes; the test kills it while the server holds the answer.
     static func pushInsert(directory: URL, baseURL: URL, apiVersion: APIVersion) async throws {
         let store = try await JournalDataSource(directory: directory, options: JournalOptions(durability: .always))
-        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: baseURL, apiVersion: apiVersion))
+        // A request that timed out would be sent again, and that second answer is not held: on a loaded machine the
+        // kill may come a minute late, so the request waits as long as the server holds it.
+        let remote = HTTPRemote(baseURL: baseURL, apiVersion: apiVersion, configuration: HTTPRemoteConfiguration(timeout: .seconds(3_600)))
+        let context = SyncContext(dataSource: store, remote: remote)
         try await context.table(table).insert(["id": "x", "text": "A"])
         output("ack insert")
         output("pushing")

@@ -72,7 +72,9 @@ extension SyncContextDataSource {
         do {
             var transaction = StoreTransaction(dataSource: self)
             let value = try await body(&transaction)
-            if transaction.defersDurability {
+            if transaction.changes.isEmpty {
+                // Nothing to apply: a store's apply may do work (a sync) even for an empty batch.
+            } else if transaction.defersDurability {
                 try await applyDeferringDurability(transaction.changes)
             } else {
                 try await apply(transaction.changes)

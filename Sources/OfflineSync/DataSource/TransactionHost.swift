@@ -3,7 +3,8 @@
 protocol TransactionHost: SyncContextDataSource, Actor {
     /// Waits until the transaction holds the store and everything applied before it is readable.
     func beginTransaction() async throws
-    /// Applies the transaction's changes (all or nothing, durable as it asks), then releases the store, on every path.
+    /// Applies the transaction's changes (all or nothing, durable as it asks; nothing at all when it staged none),
+    /// then releases the store, on every path.
     func commitTransaction(_ transaction: StoreTransaction) async throws
     /// Releases the store without applying anything.
     func endTransaction()

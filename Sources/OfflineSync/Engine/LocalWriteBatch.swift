@@ -84,13 +84,13 @@ extension SyncContext {
         let result = try body(&batch)
         let writes = batch.writes
         guard !writes.isEmpty else { return result }
-        try await holding(writeGate) {
+        try await transaction { transaction in
             var staged = StagedLocalWrites()
             for write in writes {
                 _ = try await stage(write.action, table: write.table, item: write.item,
                                     fillingSystemProperties: write.fromModel, into: &staged)
             }
-            try await commit(staged)
+            transaction.stage(staged.changes)
         }
         return result
     }

@@ -1,17 +1,20 @@
 /// The ids of the queued operations of each item, kept in memory by the context so that a local write or a
 /// push step finds an item's operations without scanning `__operations`.
 ///
-/// The store stays the source of truth: the index is loaded from it on first use and changed only after an
-/// `apply` that changed `__operations` succeeded, under the write gate. Every writer of `__operations` is the
-/// context itself, so use one `SyncContext` per data source.
+/// The store stays the source of truth: the index is loaded from it on first use, then follows every change the
+/// context applies to `__operations` (``follow(_:)``, from ``SyncContext/transaction(_:)`` alone), and is loaded
+/// again when it cannot follow one.
 struct OperationIndex: Sendable {
     private var idsByItem: [ItemKey: [Int64]] = [:]
+    private var itemByOperation: [Int64: ItemKey] = [:]
     /// How many operations are indexed: the queue's length.
-    private(set) var count = 0
+    var count: Int { itemByOperation.count }
 
     /// Indexes `operations`.
     init(_ operations: [TableOperation]) {
-        for operation in operations.sorted(by: { $0.id < $1.id }) { insert(operation) }
+        for operation in operations.sorted(by: { $0.id < $1.id }) {
+            insert(operation.id, ItemKey(table: operation.table, itemId: operation.itemId))
+        }
     }
 
     /// The operation ids of one item (case-insensitive id), ascending: the last is the latest.
@@ -19,24 +22,41 @@ struct OperationIndex: Sendable {
         idsByItem[ItemKey(table: table, itemId: itemId)] ?? []
     }
 
-    /// Records a new operation (ids only grow, so it goes last).
-    mutating func insert(_ operation: TableOperation) {
-        idsByItem[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
-        count += 1
+    /// Takes in a change of `__operations`: a saved row adds its operation when it is new, a deleted row removes
+    /// its operation. Returns false when it cannot follow the change (a `deleteAll`, or a row it cannot read): load
+    /// the index again.
+    mutating func follow(_ change: StoreChange) -> Bool {
+        switch change {
+        case .upsert(_, let rows):
+            for row in rows {
+                guard let id = row["opId"]?.intValue, let table = row["table"]?.stringValue,
+                      let itemId = row["itemId"]?.stringValue else { return false }
+                if itemByOperation[id] == nil { insert(id, ItemKey(table: table, itemId: itemId)) }
+            }
+            return true
+        case .delete(_, let rowIDs):
+            for rowID in rowIDs {
+                guard let id = Int64(rowID) else { return false }
+                remove(id)
+            }
+            return true
+        case .deleteAll:
+            return false
+        }
     }
 
-    /// Forgets an operation.
-    mutating func remove(_ operation: TableOperation) {
-        let key = ItemKey(table: operation.table, itemId: operation.itemId)
-        guard var ids = idsByItem[key], let index = ids.firstIndex(of: operation.id) else { return }
+    /// Records an operation, in id order (ids only grow, so a new one goes last).
+    private mutating func insert(_ id: Int64, _ key: ItemKey) {
+        itemByOperation[id] = key
+        var ids = idsByItem.removeValue(forKey: key) ?? []
+        ids.insert(id, at: ids.lastIndex { $0 < id }.map { $0 + 1 } ?? 0)
+        idsByItem[key] = ids
+    }
+
+    private mutating func remove(_ id: Int64) {
+        guard let key = itemByOperation.removeValue(forKey: id), var ids = idsByItem[key],
+              let index = ids.firstIndex(of: id) else { return }
         ids.remove(at: index)
-        count -= 1
         idsByItem[key] = ids.isEmpty ? nil : ids
-    }
-
-    /// Forgets every operation of `table`.
-    mutating func removeAll(table: String) {
-        idsByItem = idsByItem.filter { $0.key.table != table }
-        count = idsByItem.values.reduce(0) { $0 + $1.count }
     }
 }

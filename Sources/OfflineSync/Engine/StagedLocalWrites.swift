@@ -8,8 +8,6 @@ struct StagedLocalWrites: Sendable {
     var latestOperations: [ItemKey: TableOperation?] = [:]
     /// The changes to apply, in order.
     var changes: [StoreChange] = []
-    /// Edits of the operation index to make once the changes are applied, in order: an operation added or removed.
-    var indexEdits: [(operation: TableOperation, added: Bool)] = []
     /// The next operation id to hand out; nil until the first write that adds an operation.
     var nextOperationId: Int64?
 }

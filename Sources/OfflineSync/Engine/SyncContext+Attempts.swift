@@ -10,7 +10,7 @@ extension SyncContext {
 
     /// The changes that mark `operation` attempted with `body`, and the not yet attempted operations among
     /// `upcoming` (ids in queue order, as many as the run holds) with their current content; and those operations as marked, with their
-    /// local items, for ``MarkedAhead`` once the changes are applied. Call while holding the write gate.
+    /// local items, for ``MarkedAhead`` once the changes are applied. Call inside a transaction.
     func markingAttempted(_ operation: inout TableOperation, sending body: JSONObject?,
                           upcoming: ArraySlice<Int64>) async throws -> (changes: [StoreChange], ahead: [MarkedAhead.Entry]) {
         operation.markAttempted(sending: body)
@@ -29,20 +29,13 @@ extension SyncContext {
     /// Stores `body` among the contents the in-flight `operation` sent, before a resend that a conflict handler
     /// asked for leaves; returns the operation as stored.
     func recordingResend(of operation: TableOperation, sending body: JSONObject) async throws -> TableOperation {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             var stored = try await queue.operation(id: operation.id) ?? operation
             guard stored.needsMark(sending: body) else { return stored }
             stored.markAttempted(sending: body)
-            try await apply([queue.saving(stored)])
+            transaction.stage([queue.saving(stored)])
             return stored
         }
-    }
-
-    /// Applies a fold, with `extra` changes in the same `apply`, and forgets the operations it removed in the index.
-    /// Call while holding the write gate.
-    func apply(_ folded: FoldedOperations, with extra: [StoreChange] = []) async throws {
-        try await apply(folded.changes + extra)
-        for removed in folded.removed { operationIndex?.remove(removed) }
     }
 
     /// What folding the operations queued behind an operation of the same item comes to.
@@ -51,14 +44,13 @@ extension SyncContext {
         var operation: TableOperation?
         /// The changes that store the fold (empty when nothing was queued behind it).
         var changes: [StoreChange]
-        /// The operations the fold removed from the queue, for the operation index once the changes are applied.
+        /// The operations the fold removed from the queue.
         var removed: [TableOperation]
     }
 
     /// Folds the operations queued for `operation`'s item behind it (while it was in flight) into it, by the
     /// collapse rules (``OperationCollapse/folding(_:into:)``), so that no operation is left that can never be
-    /// sent. Call while holding the write gate; apply ``FoldedOperations/changes``, then forget
-    /// ``FoldedOperations/removed`` in the index.
+    /// sent. Call inside a transaction, and stage ``FoldedOperations/changes`` in it.
     func foldingLater(into operation: TableOperation) async throws -> FoldedOperations {
         let later = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
             .filter { $0 > operation.id }

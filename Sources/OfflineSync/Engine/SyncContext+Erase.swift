@@ -12,16 +12,15 @@ extension SyncContext {
     ///   deleted bytes fails, everything is erased and calling `erase()` again finishes the work.
     public func erase() async throws {
         try await holding(syncGate) {
-            try await holding(writeGate) {
+            try await transaction { transaction in
                 let names = Set(try await dataSource.tableNames() + [EngineTables.operations, EngineTables.errors, EngineTables.config])
-                var changes: [StoreChange] = names.sorted().map { .deleteAll(table: $0, matching: nil) }
+                transaction.stage(names.sorted().map { .deleteAll(table: $0, matching: nil) })
                 if let version = try await MigrationVersionStore.row(in: dataSource) {
-                    changes.append(.upsert(table: EngineTables.config, items: [version]))
+                    transaction.stage([.upsert(table: EngineTables.config, items: [version])])
                 }
-                try await apply(changes)
                 forgetErasedState()
-                try await dataSource.discardDeletedData()
             }
+            try await dataSource.discardDeletedData()
         }
     }
 

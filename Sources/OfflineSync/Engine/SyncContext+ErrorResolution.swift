@@ -3,11 +3,9 @@ extension SyncContext {
     /// - Throws: ``SyncError/operationNotFound(operationId:table:itemId:)`` when the operation is no longer
     ///   queued, ``SyncError/operationChanged(operationId:table:itemId:)`` when it changed since the error.
     public func cancelAndDiscard(_ error: TableOperationError) async throws {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             let operation = try await currentOperation(for: error)
-            try await apply(queue.removing(operation.id)
-                                       + [.delete(table: operation.table, ids: [operation.itemId])])
-            operationIndex?.remove(operation)
+            transaction.stage(queue.removing(operation.id) + [.delete(table: operation.table, ids: [operation.itemId])])
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
@@ -16,11 +14,10 @@ extension SyncContext {
     /// `updatedAt` and `deleted` are removed from the item; `version` is kept.
     /// - Throws: as ``cancelAndDiscard(_:)``, and ``SyncError`` when `item`'s id is not the operation's.
     public func cancelAndUpdate(_ error: TableOperationError, with item: JSONObject) async throws {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             let operation = try await currentOperation(for: error)
             let stored = try Self.resolutionItem(item, for: operation)
-            try await apply(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
-            operationIndex?.remove(operation)
+            transaction.stage(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
@@ -37,7 +34,7 @@ extension SyncContext {
     /// `item` is stored locally and sent by the next push.
     /// - Throws: as ``cancelAndUpdate(_:with:)``.
     public func keepAndUpdate(_ error: TableOperationError, with item: JSONObject, as kind: TableOperation.Kind) async throws {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             var operation = try await currentOperation(for: error)
             operation.kind = kind
             var changes: [StoreChange] = [OperationErrorStore.removing(operations: [operation.id])]
@@ -54,7 +51,7 @@ extension SyncContext {
                 changes.append(.upsert(table: operation.table, items: [item]))
             }
             changes.append(queue.saving(operation))
-            try await apply(changes)
+            transaction.stage(changes)
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
@@ -71,14 +68,13 @@ extension SyncContext {
     ///   ``SyncError/operationChanged(operationId:table:itemId:)`` when it changed since it was read,
     ///   ``SyncError/operationInFlight(operationId:table:itemId:)`` while a push is sending it.
     public func discard(_ operation: TableOperation, keepingLocalItem: Bool) async throws {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             let current = try await currentOperation(matching: operation)
             var changes = queue.removing(current.id)
             if !keepingLocalItem, current.kind != .delete {
                 changes.append(.delete(table: current.table, ids: [current.itemId]))
             }
-            try await apply(changes)
-            operationIndex?.remove(current)
+            transaction.stage(changes)
             ownVersions.forget(table: current.table, itemId: current.itemId)
         }
     }

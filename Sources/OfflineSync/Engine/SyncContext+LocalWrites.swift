@@ -34,12 +34,12 @@ extension SyncContext {
         }
     }
 
-    /// Stages one write and applies it, holding the write gate.
+    /// Stages one write and applies it, in one transaction.
     private func writeOne(_ write: (inout StagedLocalWrites) async throws -> JSONObject) async throws -> JSONObject {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             var staged = StagedLocalWrites()
             let stored = try await write(&staged)
-            try await commit(staged)
+            transaction.stage(staged.changes)
             return stored
         }
     }
@@ -58,8 +58,8 @@ extension SyncContext {
     }
 
     /// Stages one local write of an item whose table, id and content are valid: the item change and the queue
-    /// change (``OperationCollapse``), as the writes staged before it left the store. Call while holding the write
-    /// gate. Returns the item as stored (for a delete, the snapshot).
+    /// change (``OperationCollapse``), as the writes staged before it left the store. Call inside a transaction.
+    /// Returns the item as stored (for a delete, the snapshot).
     /// - Parameter fillingSystemProperties: take the system properties `item` lacks from the local item (a model
     ///   whose type does not hold them).
     func stage(_ action: TableOperation.Kind, table: String, item: JSONObject, fillingSystemProperties: Bool = false,
@@ -94,7 +94,6 @@ extension SyncContext {
             newLatest = operation
         case (.remove, let operation?):
             queueChanges = queue.removing(operation.id)
-            staged.indexEdits.append((operation, false))
             newLatest = nil
         case (.toDelete, var operation?):
             operation.kind = .delete
@@ -109,7 +108,6 @@ extension SyncContext {
                                            item: action == .delete ? item : nil)
             queueChanges = [queue.saving(operation), queue.advancingCounter(to: opId)]
             staged.nextOperationId = opId + 1
-            staged.indexEdits.append((operation, true))
             newLatest = operation
         }
         let itemChange: StoreChange = action == .delete ? .delete(table: table, ids: [id]) : .upsert(table: table, items: [item])
@@ -117,17 +115,6 @@ extension SyncContext {
         staged.items[key] = .some(action == .delete ? nil : item)
         staged.latestOperations[key] = .some(newLatest)
         return item
-    }
-
-    /// Applies the staged writes in one `apply` and updates what the context caches. Call while holding the write
-    /// gate.
-    func commit(_ staged: StagedLocalWrites) async throws {
-        guard !staged.changes.isEmpty else { return }
-        try await apply(staged.changes)
-        if let next = staged.nextOperationId { nextOperationId = next }
-        for edit in staged.indexEdits {
-            if edit.added { operationIndex?.insert(edit.operation) } else { operationIndex?.remove(edit.operation) }
-        }
     }
 
     private func stagedItem(_ key: ItemKey, table: String, id: String, in staged: StagedLocalWrites) async throws -> JSONObject? {

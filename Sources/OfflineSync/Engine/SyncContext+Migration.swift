@@ -21,7 +21,7 @@ extension SyncContext {
     ///   written).
     public func migrate(_ migrations: [Migration]) async throws {
         try await holding(syncGate) {
-            try await holding(writeGate) {
+            try await transaction { transaction in
                 let plan = try MigrationPlan(migrations, storedVersion: try await migrationVersion())
                 guard let target = plan.targetVersion else { return }
                 var changes: [StoreChange] = []
@@ -29,7 +29,7 @@ extension SyncContext {
                     changes += try await migrating(table, with: plan)
                 }
                 changes.append(MigrationVersionStore.saving(target))
-                try await apply(changes)
+                transaction.stage(changes)
                 for table in plan.tables { ownVersions.forgetAll(table: table) }
                 operationIndex = nil
             }

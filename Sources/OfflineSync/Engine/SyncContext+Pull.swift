@@ -84,7 +84,7 @@ extension SyncContext {
             }
             // Storing the last token again, durably, makes every page before it durable: a pull that returned is on
             // disk.
-            if let token = run.undurableToken { try await holding(writeGate) { try await apply([token]) } }
+            if let token = run.undurableToken { try await transaction { $0.stage([token]) } }
         } catch {
             report(run.progress(.failed))
             // A remote that noticed the cancellation may report it as a network failure.
@@ -190,23 +190,33 @@ extension SyncContext {
     /// such a page only together with its token and every later page, and the next pull, from the token kept, fetches
     /// them again. Returns the token's row in that case, for the pull to store durably once it ends.
     private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?, filter: Filter?) async throws -> StoreChange? {
-        try await holding(writeGate) {
+        let saving = token.map { DeltaTokenStore.saving($0.0, table: table, queryId: $0.1, filter: filter) }
+        let skipped: [(JSONObject, String)]
+        do {
+            skipped = try await storePage(items, table: table, saving: saving, checkingItems: false)
+        } catch is DataSourceError {
+            skipped = try await storePage(items, table: table, saving: saving, checkingItems: true)
+        }
+        for (item, reason) in skipped { skip(item, table: table, reason: reason) }
+        return saving
+    }
+
+    /// Stores a page (and `saving`, its token) in one transaction; returns the records left out.
+    private func storePage(_ items: [JSONObject], table: String, saving: StoreChange?,
+                           checkingItems: Bool) async throws -> [(JSONObject, String)] {
+        try await transaction { transaction in
             try Task.checkCancellation()
             let pending = try await queue.pendingItemKeys(table: table)
-            let saving = token.map { DeltaTokenStore.saving($0.0, table: table, queryId: $0.1, filter: filter) }
-            var page = PulledPage(items, table: table, pending: pending, checkingItems: false)
-            do {
-                if let changes = page.changes(saving: saving) { try await apply(changes, deferringDurability: saving != nil) }
-            } catch is DataSourceError {
-                page = PulledPage(items, table: table, pending: pending, checkingItems: true)
-                if let changes = page.changes(saving: saving) { try await apply(changes, deferringDurability: saving != nil) }
+            let page = PulledPage(items, table: table, pending: pending, checkingItems: checkingItems)
+            if let changes = page.changes(saving: saving) {
+                transaction.stage(changes)
+                transaction.defersDurability = saving != nil
             }
-            for (item, reason) in page.skipped { skip(item, table: table, reason: reason) }
             for item in items where !ownVersions.isEmpty {
                 guard let id = item["id"]?.stringValue, pending.isEmpty || !pending.contains(ItemID.key(id)) else { continue }
                 ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
             }
-            return saving
+            return page.skipped.map { ($0.0, $0.1) }
         }
     }
 

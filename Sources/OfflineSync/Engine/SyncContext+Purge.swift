@@ -8,18 +8,17 @@ extension SyncContext {
         }
         try await holding(syncGate) {
             try Task.checkCancellation()
-            try await holding(writeGate) {
+            try await transaction { transaction in
                 let operations = try await queue.operations(table: table)
                 if force {
                     if let busy = operations.first(where: { inFlight.contains($0.id) }) {
                         throw SyncError.operationInFlight(operationId: busy.id, table: table, itemId: busy.itemId)
                     }
                     let ids = operations.map(\.id)
-                    try await apply(queue.removing(ids) + [
+                    transaction.stage(queue.removing(ids) + [
                         DeltaTokenStore.removingAll(table: table),
                         .deleteAll(table: table, matching: nil),
                     ])
-                    operationIndex?.removeAll(table: table)
                     ownVersions.forgetAll(table: table)
                     return
                 }
@@ -31,7 +30,7 @@ extension SyncContext {
                 // Every incremental query of the table may have brought a purged row in: its token would keep the
                 // next pull from bringing the row back, so it goes with the rows (tokens keep only a digest of their
                 // filter, so no token can be shown to exclude them).
-                try await apply([removal, DeltaTokenStore.removingAll(table: table)])
+                transaction.stage([removal, DeltaTokenStore.removingAll(table: table)])
             }
         }
     }

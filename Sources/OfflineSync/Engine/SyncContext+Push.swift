@@ -48,7 +48,7 @@ extension SyncContext {
     func pushQueue(tables: Set<String>?, settings: PushSettings) async throws -> PushResult {
         if let tables, tables.isEmpty { return PushResult(pushed: 0) }
         let scope = tables.flatMap(Self.rows(of:))
-        try await holding(writeGate) { try await apply([.deleteAll(table: EngineTables.errors, matching: scope)]) }
+        try await transaction { $0.stage([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         let limit = max(1, settings.maximumConcurrentRequests)
         // Requests go one at a time until one takes longer than `slowRequest`: over a network the push then keeps
@@ -141,7 +141,11 @@ extension SyncContext {
                 // later push recognises whatever they did on the server).
                 storeFailure = error
                 group.cancelAll()
-                while let (id, _) = await group.next() { inFlight.remove(id) }
+                var abandoned: [Int64] = []
+                while let (id, _) = await group.next() { abandoned.append(id) }
+                // An empty transaction of a failed store still runs (it applies nothing); should it not, the
+                // operations stay marked in flight until the process ends: safe, writes then queue new operations.
+                try? await transaction { _ in inFlight.subtract(abandoned) }
             }
         }
         if let storeFailure {

@@ -30,9 +30,11 @@ extension SyncContext {
     /// whether its references let it go, marks it attempted (with the operations after it, `markRun` in all) when it
     /// is not marked for this content yet, and marks it in flight.
     func prepareToSend(_ id: Int64, markRun: Int, schedule: inout PushSchedule) async throws -> PreparedStep {
-        try await holding(writeGate) {
+        try await transaction { transaction in
             // An operation marked ahead of its turn, and its item, are as the store holds them: no need to read them.
             let ahead = markedAhead.take(id)
+            // Operations a fold below removes: staged, so still in the store for the reads that follow.
+            var foldedAway: Set<Int64> = []
             var operation: TableOperation
             if let ahead {
                 operation = ahead.operation
@@ -68,7 +70,8 @@ extension SyncContext {
                     return .ready(PreparedOperation(operation: operation, body: nil, problem:
                         "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."))
                 }
-                try await apply(folded)
+                transaction.stage(folded.changes)
+                foldedAway = Set(folded.removed.map(\.id))
                 operation = merged
                 body = merged.item
             }
@@ -95,9 +98,9 @@ extension SyncContext {
                     "Not sent: the item refers to \(table) \(itemId), whose insert failed in this push; resolve that operation and push again."))
             }
             if operation.needsMark(sending: content) {
-                let upcoming = schedule.upcoming(after: id, limit: markRun - 1)
+                let upcoming = schedule.upcoming(after: id, limit: markRun - 1).filter { !foldedAway.contains($0) }
                 let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming[...])
-                try await apply(marks.changes)
+                transaction.stage(marks.changes)
                 for entry in marks.ahead { markedAhead.remember(entry.operation, item: entry.item) }
             }
             inFlight.insert(id)
@@ -187,29 +190,30 @@ extension SyncContext {
     /// item into it (``foldingLater(into:)``) and, for a failure, records the error.
     func finish(_ prepared: PreparedOperation, _ outcome: SentOperation) async throws -> FinishedOperation {
         let operation = prepared.operation
-        return try await holding(writeGate) {
-            defer { inFlight.remove(operation.id) }
+        return try await transaction { transaction in
+            inFlight.remove(operation.id)
             let failure: (status: Int?, message: String, serverItem: JSONObject?)
             switch outcome {
             case .abort(let reason, let underlying):
-                try await apply(try await foldingLater(into: operation))
+                transaction.stage(try await foldingLater(into: operation).changes)
                 return .aborted(reason, underlying)
             case .failed(let status, let message, let serverItem):
                 failure = (status, message, serverItem)
             case .succeeded(let serverItem):
-                return try await recordSuccess(of: operation, serverItem: serverItem)
+                return try await recordSuccess(of: operation, serverItem: serverItem, in: &transaction)
             }
             let folded = try await foldingLater(into: operation)
             let error = TableOperationError(operation: folded.operation ?? operation, item: prepared.body,
                                             serverItem: failure.serverItem, statusCode: failure.status, message: failure.message)
-            try await apply(folded, with: folded.operation != nil ? [OperationErrorStore.saving(error)] : [])
+            transaction.stage(folded.changes + (folded.operation != nil ? [OperationErrorStore.saving(error)] : []))
             return .failed(error)
         }
     }
 
     /// Removes the pushed operation and stores the server's item, unless a newer operation exists for the item
-    /// (which then takes the server's version). Call while holding the write gate.
-    private func recordSuccess(of operation: TableOperation, serverItem: JSONObject?) async throws -> FinishedOperation {
+    /// (which then takes the server's version), staging the changes in `transaction`.
+    private func recordSuccess(of operation: TableOperation, serverItem: JSONObject?,
+                               in transaction: inout StoreTransaction) async throws -> FinishedOperation {
         var changes = queue.removing(operation.id)
         // The local item's version that the server's answer replaces, when it does.
         var replacedVersion = operation.kind == .delete ? nil : SystemProperties.version(of: operation.item)
@@ -241,8 +245,8 @@ extension SyncContext {
         }
         // Losing this bookkeeping in a crash only means sending the operation again: it is attempted, and the
         // server's answer (its own row, or 404 for a delete) then counts as success. So it need not wait for fsync.
-        try await apply(changes, deferringDurability: true)
-        operationIndex?.remove(operation)
+        transaction.stage(changes)
+        transaction.defersDurability = true
         if SystemProperties.isDeleted(serverItem) || operation.kind == .delete {
             ownVersions.forget(table: operation.table, itemId: operation.itemId)
         } else {

@@ -37,10 +37,10 @@ extension SyncContext {
         statusPublisher.remove(key)
     }
 
-    /// Loads the operation index when it is not loaded (its count is the queue's length), under the write gate.
+    /// Loads the operation index when it is not loaded (its count is the queue's length), in a transaction.
     private func countPendingOperations() async throws {
         guard operationIndex == nil else { return }
-        try await holding(writeGate) { _ = try await loadedOperationIndex() }
+        try await transaction { _ in _ = try await loadedOperationIndex() }
     }
 
     /// Follows a progress report in the status.

@@ -16,16 +16,19 @@ import Foundation
 ///
 /// ## Concurrency
 /// - Push, pull and purge of one context run one at a time (a FIFO gate), in call order.
-/// - Reads and local writes stay available during a push or pull. Local writes, and each bookkeeping step of a
-///   push or pull, run one at a time: each reads, decides with a pure value (`OperationCollapse`,
-///   `PushOutcome`, `PullPager`) and applies its result in **one** atomic `apply`.
+/// - Reads and local writes stay available during a push or pull. Each local write, and each bookkeeping step of a
+///   push or pull, is one transaction of the store (``SyncContextDataSource/transaction(isolation:_:)``): it reads,
+///   decides with a pure value (`OperationCollapse`, `PushOutcome`, `PullPager`) and applies its result atomically,
+///   with no other writer in between.
 /// - An operation being pushed is not collapsed into: a local write made meanwhile queues a new operation, and
 ///   the server's answer is then not stored over the newer local item.
 /// - Cancelling the task running a push or pull stops it between operations or pages, with nothing half-applied.
 ///
 /// The engine keeps its state in ordinary tables of the data source (`__operations`, `__errors`,
-/// `__config`), so it continues after a restart from whatever the store holds. Use one context per data source
-/// at a time: the context caches the next operation id and an index of the queue. See Docs/Architecture.md.
+/// `__config`), so it continues after a restart from whatever the store holds. Several contexts on one store object
+/// share it safely: their syncs run one at a time, each knows what the others have in flight, and one that did not
+/// write last loads its caches of the store again. (Observers see the writes of their own context; a store that is
+/// a value type cannot be told apart from its copies, so use one context per such store.) See Docs/Architecture.md.
 ///
 /// Progress of push and pull: ``progressUpdates(bufferingNewest:)``.
 public actor SyncContext {
@@ -35,12 +38,15 @@ public actor SyncContext {
     /// The declared references between tables, which a push keeps in order (see ``TableRelation``).
     let relations: [TableRelation]
     let queue: PendingOperationQueue
-    /// Serialises local writes and the bookkeeping steps of push, pull, purge and resolution.
-    let writeGate = SerialGate()
-    /// Serialises push, pull and purge.
-    let syncGate = SerialGate()
-    /// Operations being sent right now (memory only: a crash forgets them, which is right).
-    var inFlight: Set<Int64> = []
+    /// What the contexts on this store share: the sync gate, the operations in flight, the last writer.
+    let shared: SharedStoreState
+    /// Serialises push, pull, purge, erase and migrate of every context on the store.
+    var syncGate: SerialGate { shared.syncGate }
+    /// Operations being sent right now by any context on the store; read and change only inside a transaction.
+    var inFlight: Set<Int64> {
+        get { shared.inFlight }
+        set { shared.inFlight = newValue }
+    }
     /// Operations the running push marked attempted ahead of their turn (empty outside a push).
     var markedAhead = MarkedAhead()
     /// The next operation id, loaded from the store on first use.
@@ -86,6 +92,7 @@ public actor SyncContext {
         self.conflictHandler = conflictHandler
         self.relations = relations
         self.queue = PendingOperationQueue(dataSource: dataSource)
+        self.shared = SharedStoreState.of(dataSource)
     }
 
     deinit {
@@ -174,7 +181,7 @@ public actor SyncContext {
         guard TableName.isValid(name) else { throw SyncError.invalidTableName(name) }
     }
 
-    /// The index of queued operations; call while holding the write gate.
+    /// The index of queued operations; call inside a transaction.
     func loadedOperationIndex() async throws -> OperationIndex {
         if let operationIndex { return operationIndex }
         let index = OperationIndex(try await queue.operations())
@@ -182,7 +189,7 @@ public actor SyncContext {
         return index
     }
 
-    /// The latest queued operation of the item, or nil; call while holding the write gate.
+    /// The latest queued operation of the item, or nil; call inside a transaction.
     func latestOperation(table: String, itemId: String) async throws -> TableOperation? {
         guard let id = try await loadedOperationIndex().ids(table: table, itemId: itemId).last else { return nil }
         if let operation = try await queue.operation(id: id) { return operation }

@@ -16,6 +16,7 @@ extension JournalDataSource {
 
     func commitTransaction(_ transaction: StoreTransaction) async throws {
         defer { turns.release() }
+        guard !transaction.changes.isEmpty else { return }
         try await apply(transaction.changes, sync: syncs(deferringDurability: transaction.defersDurability), holdsTurn: true)
     }
 

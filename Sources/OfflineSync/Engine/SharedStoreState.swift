@@ -1,0 +1,43 @@
+import Dispatch
+
+/// What every ``SyncContext`` on one store shares, so that a second context on a store shares the first's state
+/// instead of working against it: the sync gate (push, pull, purge, erase and migrate of all of them run one at a
+/// time), the operations in flight, and which context wrote last (a context that was not the last to write drops
+/// what it caches of the store before it reads it again).
+///
+/// `inFlight` and `lastWriter` are read and written only inside a transaction of the store
+/// (``SyncContextDataSource/transaction(isolation:_:)``), whose isolation from other writers makes those accesses
+/// exclusive and ordered: that is what makes the class `Sendable`.
+///
+/// A store that is a value type has no identity to share by: each context on it gets a state of its own.
+final class SharedStoreState: @unchecked Sendable {
+    /// Serialises push, pull, purge, erase and migrate of every context on the store.
+    let syncGate = SerialGate()
+    /// Operations being sent right now (memory only: a crash forgets them, which is right).
+    var inFlight: Set<Int64> = []
+    /// The context whose transaction wrote last.
+    var lastWriter: ObjectIdentifier?
+
+    private struct Entry {
+        weak var store: AnyObject?
+        let state: SharedStoreState
+    }
+
+    private static let registryQueue = DispatchQueue(label: "OfflineSync.SharedStoreState.registry")
+    /// Guarded by `registryQueue`.
+    nonisolated(unsafe) private static var registry: [ObjectIdentifier: Entry] = [:]
+
+    /// The state of `store`, shared with every other context on the same store object while it lives.
+    static func of(_ store: any SyncContextDataSource) -> SharedStoreState {
+        guard type(of: store) is AnyObject.Type else { return SharedStoreState() }
+        let object = store as AnyObject
+        return registryQueue.sync {
+            let key = ObjectIdentifier(object)
+            if let entry = registry[key], entry.store === object { return entry.state }
+            registry = registry.filter { $0.value.store != nil }
+            let state = SharedStoreState()
+            registry[key] = Entry(store: object, state: state)
+            return state
+        }
+    }
+}

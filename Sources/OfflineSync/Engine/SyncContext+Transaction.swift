@@ -1,0 +1,74 @@
+extension SyncContext {
+    /// Runs `body` as one transaction of the store (``SyncContextDataSource/transaction(isolation:_:)``): it reads,
+    /// decides and stages its changes with no other writer of the store in between, and they are applied together
+    /// when it returns, or none of them when it throws.
+    ///
+    /// Every change the engine makes goes through here, so this is where what the context keeps in memory follows
+    /// the store: before the changes are applied, ``MarkedAhead`` drops what they touch and the operation index and
+    /// the next operation id take in their `__operations` rows (``OperationIndex/follow(_:)``); when applying them
+    /// fails, both are dropped and loaded again from the store on next use. Once applied, the observers whose
+    /// result the changes may alter are marked.
+    func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T) async throws -> T {
+        var staged: [StoreChange] = []
+        do {
+            let value = try await dataSource.transaction { transaction in
+                takeOverFromLastWriter()
+                let value = try await body(&transaction)
+                staged = transaction.changes
+                follow(staged)
+                return value
+            }
+            markObservers(changedBy: staged)
+            return value
+        } catch {
+            if !staged.isEmpty {
+                // The store refused the changes the caches already follow: they load again from the store.
+                operationIndex = nil
+                nextOperationId = nil
+            }
+            throw error
+        }
+    }
+
+    /// Drops what the context caches of the store when another context on it wrote since this one did (inside a
+    /// transaction, so no one writes meanwhile).
+    private func takeOverFromLastWriter() {
+        let me = ObjectIdentifier(self)
+        guard shared.lastWriter != me else { return }
+        if shared.lastWriter != nil {
+            operationIndex = nil
+            nextOperationId = nil
+            markedAhead.removeAll()
+        }
+        shared.lastWriter = me
+    }
+
+    /// Makes what the context caches follow `changes`, which are about to be applied.
+    private func follow(_ changes: [StoreChange]) {
+        guard !changes.isEmpty else { return }
+        markedAhead.forget(touchedBy: changes)
+        for change in changes where change.table == EngineTables.operations {
+            if case .upsert(_, let items) = change, let next = nextOperationId {
+                nextOperationId = items.reduce(next) { max($0, ($1["opId"]?.intValue ?? 0) + 1) }
+            } else if case .deleteAll = change {
+                nextOperationId = nil
+            }
+            if operationIndex?.follow(change) == false { operationIndex = nil }
+        }
+    }
+
+    /// Marks the observers whose result `changes` may alter.
+    private func markObservers(changedBy changes: [StoreChange]) {
+        guard !changes.isEmpty else { return }
+        for (key, observer) in queryObservers {
+            let mayAlter: Bool
+            if let last = observer.last, !observer.isEvaluating {
+                mayAlter = ObservationScope.mayAlter(observer.query, lastResult: last, shown: observer.shownKeys, by: changes)
+            } else {
+                // An evaluation is under way: whether its result saw these changes is unknown.
+                mayAlter = changes.contains { $0.table == observer.query.table }
+            }
+            if mayAlter { markDirty(key) }
+        }
+    }
+}
