@@ -2,10 +2,10 @@ import Dispatch
 
 /// What every ``SyncContext`` on one store shares, so that a second context on a store shares the first's state
 /// instead of working against it: the sync gate (push, pull, purge, erase and migrate of all of them run one at a
-/// time), the operations in flight, and which context wrote last (a context that was not the last to write drops
-/// what it caches of the store before it reads it again).
+/// time), the operations in flight, and a count of the transactions that wrote (a context that sees it moved since
+/// its own last transaction drops what it caches of the store before it reads it again).
 ///
-/// `inFlight` and `lastWriter` are read and written only inside a transaction of the store
+/// `inFlight` and `writes` are read and written only inside a transaction of the store
 /// (``SyncContextDataSource/transaction(isolation:_:)``), whose isolation from other writers makes those accesses
 /// exclusive and ordered: that is what makes the class `Sendable`.
 ///
@@ -15,8 +15,8 @@ final class SharedStoreState: @unchecked Sendable {
     let syncGate = SerialGate()
     /// Operations being sent right now (memory only: a crash forgets them, which is right).
     var inFlight: Set<Int64> = []
-    /// The context whose transaction wrote last.
-    var lastWriter: ObjectIdentifier?
+    /// How many transactions of the contexts on the store staged changes.
+    var writes = 0
 
     private struct Entry {
         weak var store: AnyObject?

@@ -12,9 +12,11 @@ extension SyncContext {
         var staged: [StoreChange] = []
         do {
             let value = try await dataSource.transaction { transaction in
-                takeOverFromLastWriter()
+                catchUpWithOtherContexts()
                 let value = try await body(&transaction)
                 staged = transaction.changes
+                if !staged.isEmpty { shared.writes += 1 }
+                writesSeen = shared.writes
                 follow(staged)
                 return value
             }
@@ -30,17 +32,13 @@ extension SyncContext {
         }
     }
 
-    /// Drops what the context caches of the store when another context on it wrote since this one did (inside a
-    /// transaction, so no one writes meanwhile).
-    private func takeOverFromLastWriter() {
-        let me = ObjectIdentifier(self)
-        guard shared.lastWriter != me else { return }
-        if shared.lastWriter != nil {
-            operationIndex = nil
-            nextOperationId = nil
-            markedAhead.removeAll()
-        }
-        shared.lastWriter = me
+    /// Drops what the context caches of the store when another context on it wrote since this one's last
+    /// transaction (called inside a transaction, so no one writes meanwhile).
+    private func catchUpWithOtherContexts() {
+        guard let writesSeen, writesSeen != shared.writes else { return }
+        operationIndex = nil
+        nextOperationId = nil
+        markedAhead.removeAll()
     }
 
     /// Makes what the context caches follow `changes`, which are about to be applied.

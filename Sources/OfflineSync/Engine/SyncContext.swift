@@ -26,8 +26,8 @@ import Foundation
 ///
 /// The engine keeps its state in ordinary tables of the data source (`__operations`, `__errors`,
 /// `__config`), so it continues after a restart from whatever the store holds. Several contexts on one store object
-/// share it safely: their syncs run one at a time, each knows what the others have in flight, and one that did not
-/// write last loads its caches of the store again. (Observers see the writes of their own context; a store that is
+/// share it safely: their syncs run one at a time, each knows what the others have in flight, and each loads its
+/// caches of the store again once another has written to it. (Observers see the writes of their own context; a store that is
 /// a value type cannot be told apart from its copies, so use one context per such store.) See Docs/Architecture.md.
 ///
 /// Progress of push and pull: ``progressUpdates(bufferingNewest:)``.
@@ -38,8 +38,10 @@ public actor SyncContext {
     /// The declared references between tables, which a push keeps in order (see ``TableRelation``).
     let relations: [TableRelation]
     let queue: PendingOperationQueue
-    /// What the contexts on this store share: the sync gate, the operations in flight, the last writer.
+    /// What the contexts on this store share: the sync gate, the operations in flight, the count of writes.
     let shared: SharedStoreState
+    /// ``SharedStoreState/writes`` as this context's last transaction left it; nil before the first.
+    var writesSeen: Int?
     /// Serialises push, pull, purge, erase and migrate of every context on the store.
     var syncGate: SerialGate { shared.syncGate }
     /// Operations being sent right now by any context on the store; read and change only inside a transaction.
