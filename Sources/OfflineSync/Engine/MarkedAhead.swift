@@ -16,6 +16,21 @@ struct MarkedAhead {
     /// The operations whose row or item each key (``key(_:_:)``) names; may name operations already taken.
     private var byKey: [ItemKey: [Int64]] = [:]
 
+    /// Entries whose marks a transaction staged: kept by ``rememberStaged()`` once the transaction's changes were
+    /// followed (they touch the entries' own rows).
+    private var staged: [Entry] = []
+
+    /// Holds `entries`, whose marks the running transaction staged, until ``rememberStaged()``.
+    mutating func stage(_ entries: [Entry]) {
+        staged += entries
+    }
+
+    /// Keeps the staged entries (after ``forget(touchedBy:)`` of the changes that store their marks).
+    mutating func rememberStaged() {
+        for entry in staged { remember(entry.operation, item: entry.item) }
+        staged = []
+    }
+
     /// Keeps `operation`, just stored, with its local `item`.
     mutating func remember(_ operation: TableOperation, item: JSONObject?) {
         entries[operation.id] = Entry(operation: operation, item: item)
@@ -28,10 +43,11 @@ struct MarkedAhead {
         entries.removeValue(forKey: id)
     }
 
-    /// Drops every entry.
+    /// Drops every entry, staged ones too.
     mutating func removeAll() {
         entries.removeAll()
         byKey.removeAll()
+        staged = []
     }
 
     /// Drops the entries whose operation row or item `changes` write, delete or may delete.

@@ -101,7 +101,7 @@ extension SyncContext {
                 let upcoming = schedule.upcoming(after: id, limit: markRun - 1).filter { !foldedAway.contains($0) }
                 let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming[...])
                 transaction.stage(marks.changes)
-                for entry in marks.ahead { markedAhead.remember(entry.operation, item: entry.item) }
+                markedAhead.stage(marks.ahead)
             }
             inFlight.insert(id)
             return .ready(PreparedOperation(operation: operation, body: body, problem: nil))

@@ -4,7 +4,8 @@ extension SyncContext {
     /// when it returns, or none of them when it throws.
     ///
     /// Every change the engine makes goes through here, so this is where what the context keeps in memory follows
-    /// the store: before the changes are applied, ``MarkedAhead`` drops what they touch and the operation index and
+    /// the store: before the changes are applied, ``MarkedAhead`` drops what they touch (then keeps the marks the
+    /// transaction staged) and the operation index and
     /// the next operation id take in their `__operations` rows (``OperationIndex/follow(_:)``); when applying them
     /// fails, both are dropped and loaded again from the store on next use. Once applied, the observers whose
     /// result the changes may alter are marked.
@@ -24,9 +25,11 @@ extension SyncContext {
             return value
         } catch {
             if !staged.isEmpty {
-                // The store refused the changes the caches already follow: they load again from the store.
+                // The store refused the changes the caches already follow: they load again from the store, and no
+                // mark counts as stored.
                 operationIndex = nil
                 nextOperationId = nil
+                markedAhead.removeAll()
             }
             throw error
         }
@@ -43,8 +46,9 @@ extension SyncContext {
 
     /// Makes what the context caches follow `changes`, which are about to be applied.
     private func follow(_ changes: [StoreChange]) {
-        guard !changes.isEmpty else { return }
         markedAhead.forget(touchedBy: changes)
+        markedAhead.rememberStaged()
+        guard !changes.isEmpty else { return }
         for change in changes where change.table == EngineTables.operations {
             if case .upsert(_, let items) = change, let next = nextOperationId {
                 nextOperationId = items.reduce(next) { max($0, ($1["opId"]?.intValue ?? 0) + 1) }
