@@ -28,6 +28,9 @@ struct ItemTable: Sendable {
     private(set) var count = 0
     private var arenaGarbage = 0
     private var baseLive = 0
+    /// The keys of the first item stored, so that an item with the same keys is decoded as a copy of a prototype
+    /// instead of a dictionary built by hashing each key (``JSONObjectShape``).
+    private(set) var shape: JSONObjectShape?
 
     init() {}
 
@@ -40,11 +43,27 @@ struct ItemTable: Sendable {
         find(key: key, hash: Self.hash(key))
     }
 
+    /// The item whose id is `id` or differs from it only in case (``ItemID/key(_:)``), or nil: ``find(key:)``
+    /// without building the key, for a point read.
+    func find(id: String) -> JSONObject? {
+        var utf8 = id
+        guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else { return find(key: ItemID.key(id))?.item }
+        var found: JSONObject?
+        _ = probe(hash: hash) { slot in
+            guard let item = decode(slot), case .string(let stored)? = item["id"], ItemID.haveSameKey(stored, id) else {
+                return false
+            }
+            found = item
+            return true
+        }
+        return found
+    }
+
     /// ``find(key:)`` with the key's ``hash(_:)`` computed by the caller.
     private func find(key: String, hash: UInt32) -> (slot: Int32, item: JSONObject)? {
         var found: JSONObject?
         let slot = probe(hash: hash) { slot in
-            guard let item = decode(slot), Self.key(of: item) == key else { return false }
+            guard let item = decode(slot), case .string(let id)? = item["id"], ItemID.hasKey(id, key) else { return false }
             found = item
             return true
         }
@@ -91,8 +110,12 @@ struct ItemTable: Sendable {
 
     /// The item in `slot`, decoded; nil for a free slot.
     func decode(_ slot: Int32) -> JSONObject? {
-        var shape: JSONObjectShape?
-        return decode(slot, shape: &shape)
+        withBytes(of: slot) { bytes in
+            guard let bytes, case .success(.object(let item)) = JSONReader.result(bytes.assumingMemoryBound(to: UInt8.self), knownShape: shape) else {
+                return nil
+            }
+            return item
+        }
     }
 
     /// The item in `slot`, decoded starting from `shape` (the reader's guess of its keys, updated).
@@ -175,6 +198,7 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
                          copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        if shape == nil { shape = JSONObjectShape(of: item) }
         let start = arena.count
         if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
         let length = UInt32(arena.count - start)
@@ -243,15 +267,43 @@ struct ItemTable: Sendable {
         }
         let slot = allocate(Slot(offset: range.lowerBound, length: UInt32(range.count), hash: hash), inBase: true)
         baseLive += range.count
+        if shape == nil { learnShape(from: slot) }
         return (slot, false)
     }
 
     /// The hash under which the key `key` is stored.
     static func hash(_ key: String) -> UInt32 {
-        var hasher = Hasher()
         var key = key
-        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return key.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The hash of a key given as its UTF-8.
+    private static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
+        var hasher = Hasher()
+        hasher.combine(bytes: key)
         return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// ``hash(_:)`` of ``ItemID/key(_:)`` of the id whose UTF-8 is `id`, computed without building the key; nil
+    /// unless the id is printable ASCII (whose key is the id lower-cased).
+    private static func hash(ofKeyOf id: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard id.count <= 256 else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: id.count) { folded in
+            for (position, byte) in id.enumerated() {
+                guard byte >= 0x20, byte < 0x80 else { return nil }
+                folded[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            }
+            return hash(UnsafeRawBufferPointer(folded))
+        }
+    }
+
+    /// Learns ``shape`` from the item in `slot`.
+    private mutating func learnShape(from slot: Int32) {
+        var learned: JSONObjectShape?
+        _ = withBytes(of: slot) { bytes in
+            bytes.map { JSONReader.result($0.assumingMemoryBound(to: UInt8.self), shape: &learned) }
+        }
+        shape = learned
     }
 
     /// The key of an item: its string id's ``ItemID/key(_:)``.

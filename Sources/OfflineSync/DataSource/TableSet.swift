@@ -44,7 +44,8 @@ public struct TableSet: Sendable {
 
     /// The item with `id` (case-insensitive), or nil.
     public func item(table: String, id: String) -> JSONObject? {
-        tables[table]?.find(key: ItemID.key(id))?.item
+        guard let position = tables.index(forKey: table) else { return nil }
+        return tables.values[position].find(id: id)
     }
 
     /// Answers `query` with the local query rules.

@@ -74,6 +74,40 @@ public enum ItemID {
         }
     }
 
+    /// Whether ``key(_:)`` of `id` is `key`, decided without building the key when `id` is printable ASCII.
+    static func hasKey(_ id: String, _ key: String) -> Bool {
+        var idText = id
+        var keyText = key
+        let same = idText.withUTF8 { id in keyText.withUTF8 { key in sameKey(printableASCII: key, id) } }
+        return same ?? (Self.key(id) == key)
+    }
+
+    /// Whether the ids `first` and `second` have the same ``key(_:)``, decided without building the keys when both
+    /// are printable ASCII.
+    static func haveSameKey(_ first: String, _ second: String) -> Bool {
+        var firstText = first
+        var secondText = second
+        let same = firstText.withUTF8 { one in secondText.withUTF8 { other in sameKey(printableASCII: one, other) } }
+        return same ?? (key(first) == key(second))
+    }
+
+    /// Whether the ids or keys whose UTF-8 is `first` and `second` have the same ``key(_:)``, when both are
+    /// printable ASCII (U+0020–U+007F), whose key is the text lower-cased; nil when one of them is not.
+    static func sameKey(printableASCII first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var same = first.count == second.count
+        for position in 0..<min(first.count, second.count) {
+            let one = first[position], other = second[position]
+            guard one >= 0x20, one < 0x80, other >= 0x20, other < 0x80 else { return nil }
+            if one != other && (one | 0x20 != other | 0x20 || (one | 0x20) &- 0x61 >= 26) { same = false }
+        }
+        if !same {
+            // The shorter text's bytes were all checked; the longer one's rest must be printable ASCII too.
+            let longer = first.count > second.count ? first : second
+            for byte in longer[min(first.count, second.count)...] where byte < 0x20 || byte >= 0x80 { return nil }
+        }
+        return same
+    }
+
     /// ``key(_:)`` of an id with a byte outside printable ASCII (or without contiguous UTF-8).
     private static func escapedKey(_ id: String) -> String {
         let lower = id.lowercased()

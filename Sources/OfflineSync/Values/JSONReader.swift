@@ -49,11 +49,34 @@ public struct JSONReader: ~Copyable {
         reader.shape = shape
         reader.learnsShapes = true
         defer { shape = reader.shape }
+        return reader.readDocument()
+    }
+
+    /// Parses like ``result(_:)``, building objects with the keys of `knownShape` as copies of its prototype, and
+    /// learning no shape from this one document: for reading one item of a table whose items share their keys. A
+    /// compact object with exactly those keys is read without reading its keys as strings
+    /// (``JSONObjectShape/read(from:)``).
+    static func result(_ bytes: UnsafeBufferPointer<UInt8>, knownShape: JSONObjectShape?) -> Result<JSONValue, JSONParseError> {
+        var reader = JSONReader(bytes)
+        reader.shape = knownShape
+        if let knownShape {
+            do throws(JSONParseError) {
+                if let object = try knownShape.read(from: &reader), reader.index == bytes.count { return .success(.object(object)) }
+            } catch {
+                return .failure(error)
+            }
+        }
+        reader.index = 0
+        return reader.readDocument()
+    }
+
+    /// The whole document from the reader's position, surrounding whitespace allowed.
+    private mutating func readDocument() -> Result<JSONValue, JSONParseError> {
         do throws(JSONParseError) {
-            reader.skipWhitespace()
-            let value = try reader.parseValue()
-            reader.skipWhitespace()
-            if reader.index < bytes.count { throw JSONParseError(.trailingGarbage, at: reader.index) }
+            skipWhitespace()
+            let value = try parseValue()
+            skipWhitespace()
+            if index < bytes.count { throw JSONParseError(.trailingGarbage, at: index) }
             return .success(value)
         } catch {
             return .failure(error)

@@ -10,6 +10,8 @@ struct BenchOptions: Sendable, Equatable {
         case sync
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
+        /// W3 to fill a store, then W6 and W7 alone: for profiling and comparing point reads and memory.
+        case reads
     }
 
     /// Print JSON lines (the format compare.sh reads) instead of text.
@@ -30,7 +32,7 @@ struct BenchOptions: Sendable, Equatable {
     var memoryProbeDirectory: String?
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|reads]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -39,7 +41,8 @@ struct BenchOptions: Sendable, Equatable {
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
           --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1-S4 (sync);
-                          sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2
+                          sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2;
+                          reads: W3 to fill the store, then W6 and W7 alone
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -70,7 +73,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync or json")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json or reads")
                 }
                 options.suite = suite
             case "--write-thread":

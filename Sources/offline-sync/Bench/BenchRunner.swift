@@ -53,6 +53,7 @@ struct BenchRunner {
             try await runNetworkPush()
             try await runNetworkPull()
         case .json: try runJSONSuite()
+        case .reads: try await runReadsSuite()
         }
         report.finish()
     }
@@ -99,6 +100,16 @@ struct BenchRunner {
         try await runNetworkPull()
         progress?.label = "bench"
         progress?.finish(done: done, total: total)
+    }
+
+    /// W3 to fill a store, then W6 and W7 on it: the point reads and the memory, without the rest of the store suite.
+    func runReadsSuite() async throws {
+        log("offline-sync bench: \(factory.name), W3 then W6 and W7, \(sizes.bulkRecords) records, data under \(root.path)")
+        let (directory, records) = try await runBulkImport()
+        let store = try await factory.open(directory: directory, durability: .always)
+        try await runPointReads(store, records)
+        try await store.close()
+        try await runMemory(directory)
     }
 
     /// J1 and J2.
