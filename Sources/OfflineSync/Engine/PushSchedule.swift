@@ -44,6 +44,11 @@ struct PushSchedule: Sendable {
     private var head = 0
     /// The id keys of every item with an operation in the schedule: the only ids a reference can wait for.
     private var scheduledIds: Set<String> = []
+    /// The UTF-8 lengths of the scheduled items' ids that are ASCII: a string of another length, ASCII too, cannot
+    /// name one of them, so ``references(of:table:relations:)`` skips it without building its key.
+    private var asciiIdLengths: Set<Int> = []
+    /// Whether a scheduled item's id is not ASCII (its key's length can differ from its own): no string is skipped.
+    private var hasNonASCIIIds = false
     /// Unfinished operation ids per table, started ones included.
     private var unfinishedByTable: [String: Set<Int64>] = [:]
     /// Unfinished operation ids per item key, in queue order.
@@ -74,6 +79,7 @@ struct PushSchedule: Sendable {
             unfinishedByItem[item, default: []].append(operation.id)
             unfinishedByTable[operation.table, default: []].insert(operation.id)
             scheduledIds.insert(ItemID.key(operation.itemId))
+            if Self.isASCII(operation.itemId) { asciiIdLengths.insert(operation.itemId.utf8.count) } else { hasNonASCIIIds = true }
             if operation.kind == .insert { pendingInserts[ItemID.key(operation.itemId), default: []].append(operation.id) }
         }
     }
@@ -121,9 +127,8 @@ struct PushSchedule: Sendable {
         }
         referencesById[id] = references
         if entry.forced { return .send }
-        let ownKey = ItemID.key(entry.itemId)
         if entry.kind == .delete {
-            let referrers = unfinishedReferrers(of: ownKey, except: entry.item)
+            let referrers = unfinishedReferrers(of: ItemID.key(entry.itemId), except: entry.item)
                 + unfinishedOperations(in: referringTables[entry.table] ?? [], except: entry.item)
             return referrers.isEmpty ? .send : .wait(Array(Set(referrers)).sorted())
         }
@@ -229,6 +234,7 @@ struct PushSchedule: Sendable {
         guard let content else { return [] }
         var keys = Set<String>()
         func consider(_ text: String) {
+            if !hasNonASCIIIds, !asciiIdLengths.contains(text.utf8.count), Self.isASCII(text) { return }
             let key = ItemID.key(text)
             if scheduledIds.contains(key) { keys.insert(key) }
         }
@@ -240,5 +246,9 @@ struct PushSchedule: Sendable {
             for case .string(let text) in values { consider(text) }
         }
         return keys
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
     }
 }

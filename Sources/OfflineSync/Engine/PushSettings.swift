@@ -8,8 +8,8 @@
 /// to another is sent only after the other's insert succeeded (see ``TableRelation``).
 public struct PushSettings: Sendable, Hashable {
     /// Operations in flight at once; 1 sends one at a time, in queue order (the first round's behaviour).
-    /// Values below 1 count as 1. A push sends its first requests one at a time and keeps this many in flight once a
-    /// request takes longer than 1 ms, as over any network: against a back end in the same process, requests in flight
+    /// Values below 1 count as 1. A push sends its first requests one at a time and keeps this many in flight once
+    /// three requests in a row took longer than 1 ms each, as over any network: against a back end in the same process, requests in flight
     /// would only add thread switches.
     public var maximumConcurrentRequests: Int
 

@@ -51,10 +51,12 @@ extension SyncContext {
         try await transaction { $0.stage([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         let limit = max(1, settings.maximumConcurrentRequests)
-        // Requests go one at a time until one takes longer than `slowRequest`: over a network the push then keeps
-        // `limit` in flight; against an in-process back end, where several in flight buy nothing but thread
-        // switches, it stays one at a time.
+        // Requests go one at a time until `slowRequestsToWiden` in a row take longer than `slowRequest`: over a
+        // network the push then keeps `limit` in flight; against an in-process back end, where several in flight buy
+        // nothing but thread switches, it stays one at a time (one request that a busy machine delays does not
+        // widen it).
         var inFlightLimit = 1
+        var slowInARow = 0
         var schedule = PushSchedule(relations: relations)
         // The whole queue in one read; later reads return only operations queued during the push.
         let firstRead = try await queue.operations(after: 0)
@@ -94,7 +96,8 @@ extension SyncContext {
                                 // One at a time: no child task to hand the request to and back from.
                                 let started = ContinuousClock.now
                                 sentInline = (id, await send(prepared))
-                                if ContinuousClock.now - started > Self.slowRequest { inFlightLimit = limit }
+                                slowInARow = ContinuousClock.now - started > Self.slowRequest ? slowInARow + 1 : 0
+                                if slowInARow >= Self.slowRequestsToWiden { inFlightLimit = limit }
                             } else {
                                 group.addTask { (id, await self.send(prepared)) }
                             }
@@ -161,6 +164,9 @@ extension SyncContext {
     /// How long a request must take before a push keeps several in flight: a network round trip, not a call into
     /// the same process.
     static let slowRequest = Duration.milliseconds(1)
+
+    /// How many requests in a row must be slow (``slowRequest``) before a push keeps several in flight.
+    static let slowRequestsToWiden = 3
 
     /// The filter of the engine rows (operations, errors) of `tables`; nil for no table.
     private static func rows(of tables: Set<String>) -> Filter? {
