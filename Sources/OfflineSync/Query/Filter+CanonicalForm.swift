@@ -24,7 +24,8 @@ extension Filter {
     /// `["string","…"]`, `["array",[literal,…]]`, `["object",[[key,literal],…]]` with the keys in the byte order of
     /// their UTF-8. Field names and texts are JSON strings, escaped as ``JSONWriter`` escapes them, their Unicode
     /// scalars kept as they are (`"é"` and `"e\u{301}"`, equal as Swift strings, are different texts: stores and
-    /// servers compare strings by scalars).
+    /// servers compare strings by scalars). Compare forms by their UTF-8, as the digest does, never with `==` on
+    /// `String`, which holds such texts equal.
     var canonicalForm: String {
         var bytes: [UInt8] = []
         JSONWriter().write(canonicalValue, into: &bytes)
