@@ -7,7 +7,8 @@ import Foundation
 extension Filter {
     /// A deterministic text of the filter's value, independent of any wire format: equal filters give equal text,
     /// and filters that differ in a field, an operator, a literal, a literal's type or their structure (other than
-    /// the grouping of a chain of `and`s or of `or`s) give different text. The engine keys delta tokens by its hash (Docs/Architecture.md, "The engine's tables").
+    /// the grouping of a chain of `and`s or of `or`s) give different text. The engine keys delta tokens by its hash
+    /// (Docs/Architecture.md, "The engine's tables").
     ///
     /// The text is compact JSON (``JSONWriter``, no spaces), one array per node, its first element naming the node:
     /// - `["cmp",field,op,literal]` for ``comparison(_:_:_:)``, `op` one of `"eq" "ne" "lt" "le" "gt" "ge"`;
