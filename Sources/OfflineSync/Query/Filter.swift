@@ -4,7 +4,8 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// A condition on items, evaluated locally by ``matches(_:)`` and sent to servers as OData by ``odata``.
+/// A condition on items, evaluated locally by ``matches(_:)`` and sent to servers as OData by ``odata`` (written by
+/// the remote layer).
 ///
 /// Build filters with operators on ``Field``:
 /// ```swift

@@ -46,4 +46,57 @@ struct DeltaTokenFilterTests {
         #expect(try await startOfPull(fixture, Query(table: "TodoItem"))?.tokenReset == true)
         #expect(try await fixture.todo.read(id: "old") != nil)
     }
+
+    /// The `__config` row of the token of query id "q", as stored.
+    private func tokenRow(_ fixture: EngineFixture) async throws -> JSONObject? {
+        try await fixture.store.dataSource.read(table: EngineTables.config, id: DeltaTokenStore.rowID(table: "TodoItem", queryId: "q"))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aTokenWithTheDigestAnEarlierVersionWroteIsUsedAndThenRewritten(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        await fixture.remote.seed([
+            ["id": "old", "complete": false, "updatedAt": "2020-01-01T00:00:00.000Z"],
+            ["id": "new", "complete": false, "updatedAt": "2025-06-01T00:00:00.000Z"],
+        ], table: "TodoItem")
+        // The row as earlier versions wrote it: the digest is the hash of the OData v2 text "(complete eq false)".
+        try await fixture.store.dataSource.apply([.upsert(table: EngineTables.config, items: [[
+            "id": .string(DeltaTokenStore.rowID(table: "TodoItem", queryId: "q")), "kind": "deltaToken",
+            "table": "TodoItem", "queryId": "q", "value": "2025-01-01T00:00:00.000Z",
+            "filterDigest": "3018af19412fd118a768dd2fdf40a993",
+        ]])])
+        let open = Query(table: "TodoItem", filter: Field("complete") == false)
+        #expect(DeltaTokenStore.legacyFilterDigest(open.filter) == "3018af19412fd118a768dd2fdf40a993")
+
+        // The token is used: the record before it is not fetched again.
+        #expect(try await startOfPull(fixture, open)?.tokenReset == false)
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["new"])
+        // Saved again, with the digest of the canonical form.
+        let row = try #require(try await tokenRow(fixture))
+        #expect(row["filterDigest"]?.stringValue == "bc6286155549837b1dd3622685b97b26")
+        #expect(row["value"]?.stringValue == "2025-06-01T00:00:00.000Z")
+        #expect(try await startOfPull(fixture, open)?.tokenReset == false)
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["new"])
+    }
+
+    @Test func aTokenIsKeyedByWhatTheFilterMeansNotHowItIsGrouped() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        await fixture.remote.seed([["id": "a", "x": 1, "y": 2, "z": 3]], table: "TodoItem")
+        let (x, y, z) = (Field("x") == 1, Field("y") == 2, Field("z") == 3)
+        #expect(try await startOfPull(fixture, Query(table: "TodoItem", filter: (x && y) && z))?.tokenReset == false)
+        #expect(try await startOfPull(fixture, Query(table: "TodoItem", filter: x && (y && z)))?.tokenReset == false)
+        #expect(try await startOfPull(fixture, Query(table: "TodoItem", filter: (x && y) || z))?.tokenReset == true)
+    }
+
+    @Test func aLegacyDigestOfAnotherFilterResetsTheToken() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        await fixture.remote.seed([["id": "done", "complete": true, "updatedAt": "2020-01-01T00:00:00.000Z"]], table: "TodoItem")
+        try await fixture.store.dataSource.apply([.upsert(table: EngineTables.config, items: [[
+            "id": .string(DeltaTokenStore.rowID(table: "TodoItem", queryId: "q")), "kind": "deltaToken",
+            "table": "TodoItem", "queryId": "q", "value": "2025-01-01T00:00:00.000Z",
+            "filterDigest": .string(DeltaTokenStore.legacyFilterDigest(Field("complete") == false)),
+        ]])])
+        #expect(try await startOfPull(fixture, Query(table: "TodoItem", filter: Field("complete") == true))?.tokenReset == true)
+        #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["done"])
+    }
 }

@@ -3,8 +3,9 @@ import Testing
 @testable import OfflineSync
 import OfflineSyncTesting
 
-/// Random filter trees: their OData text is well-formed in both dialects, and local evaluation agrees with a
-/// straightforward evaluator written here from the documented rules.
+/// Random filter trees: their OData text is well-formed in both dialects, local evaluation agrees with a
+/// straightforward evaluator written here from the documented rules, and filters with one canonical form select the
+/// same items.
 struct FilterFuzzTests {
     static let values: [JSONValue] = [
         .null, true, false, 0, 1, -3, 2, .double(2.0), .double(-2.5), .double(0.5), "", "a", "ab", "b", "B", "é",
@@ -139,5 +140,51 @@ struct FilterFuzzTests {
             #expect(!ODataGrammar.accepts(text), "\(text)")
         }
         #expect(ODataGrammar.accepts("((a eq 1) and not((b ne 'it''s')))"))
+    }
+
+    /// Regroups every chain of `and`s (and of `or`s) at random, keeping its operands in order.
+    static func regrouped(_ filter: Filter, _ generator: inout SplitMix64) -> Filter {
+        func chain(_ filter: Filter, and: Bool) -> [Filter] {
+            switch (filter, and) {
+            case (.and(let lhs, let rhs), true), (.or(let lhs, let rhs), false): return chain(lhs, and: and) + chain(rhs, and: and)
+            default: return [filter]
+            }
+        }
+        func group(_ operands: [Filter], and: Bool, _ generator: inout SplitMix64) -> Filter {
+            guard operands.count > 1 else { return regrouped(operands[0], &generator) }
+            let cut = 1 + Int(generator.next() % UInt64(operands.count - 1))
+            let lhs = group(Array(operands[..<cut]), and: and, &generator), rhs = group(Array(operands[cut...]), and: and, &generator)
+            return and ? .and(lhs, rhs) : .or(lhs, rhs)
+        }
+        switch filter {
+        case .and: return group(chain(filter, and: true), and: true, &generator)
+        case .or: return group(chain(filter, and: false), and: false, &generator)
+        case .not(let inner): return .not(regrouped(inner, &generator))
+        default: return filter
+        }
+    }
+
+    @Test func filtersWithOneCanonicalFormSelectTheSameItems() {
+        var generator = SplitMix64(seed: 7)
+        let items = (0..<64).map { _ in Self.randomItem(&generator) }
+        var byForm: [[UInt8]: Filter] = [:]  // Keyed by bytes: Swift strings compare by canonical equivalence.
+        var shared = 0
+        for round in 0..<FuzzBudget.cases(5_000) {
+            let filter = Self.randomFilter(&generator, depth: Int(generator.next() % 4))
+            let regrouped = Self.regrouped(filter, &generator)
+            #expect(Array(regrouped.canonicalForm.utf8) == Array(filter.canonicalForm.utf8), "round \(round): \(filter) and \(regrouped)")
+            for candidate in [filter, regrouped] {
+                let form = Array(candidate.canonicalForm.utf8)
+                guard let earlier = byForm[form] else {
+                    byForm[form] = candidate
+                    continue
+                }
+                shared += 1
+                for item in items where earlier.matches(item) != candidate.matches(item) {
+                    Issue.record("round \(round): \(earlier) and \(candidate) share a form but not \(item)")
+                }
+            }
+        }
+        #expect(shared > 1000)
     }
 }

@@ -4,14 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The OData dialects servers speak: v2 for Azure Mobile Apps (ZUMO-API-VERSION 2.0.0), v4 for Datasync (3.0.0).
-public enum ODataDialect: Sendable, Hashable {
-    /// OData v3 syntax as the Azure Mobile Apps v2 clients write it (`substringof`, `datetimeoffset'…'`).
-    case v2
-    /// OData v4 syntax as the Datasync v3 clients write it (`contains`, `cast(…,Edm.DateTimeOffset)`).
-    case v3
-}
-
 extension Filter {
     /// The OData `$filter` text the Azure Mobile Apps v2 client sends for this filter (not yet percent-encoded).
     ///
@@ -54,11 +46,11 @@ extension Filter {
         }
     }
 
-    static func fieldName(_ field: Field) -> String {
+    private static func fieldName(_ field: Field) -> String {
         field.isValidIdentifier ? field.name : quoted(field.name)
     }
 
-    static func quoted(_ text: String) -> String {
+    private static func quoted(_ text: String) -> String {
         var result = "'"
         for character in text {
             result.append(character)
@@ -67,7 +59,7 @@ extension Filter {
         return result + "'"
     }
 
-    static func dateLiteral(_ milliseconds: Int64, _ dialect: ODataDialect) -> String {
+    private static func dateLiteral(_ milliseconds: Int64, _ dialect: ODataDialect) -> String {
         let text = Timestamp.string(fromMilliseconds: milliseconds)
         switch dialect {
         case .v2: return "datetimeoffset'\(text)'"
@@ -77,7 +69,7 @@ extension Filter {
 
     /// An OData literal for a JSON value. Arrays and objects have no OData literal; they are written as their
     /// JSON text in quotes, which matches nothing on a server.
-    static func literal(_ value: JSONValue) -> String {
+    private static func literal(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
