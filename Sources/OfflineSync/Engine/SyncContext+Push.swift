@@ -52,10 +52,10 @@ extension SyncContext {
         let inScope = { (operation: TableOperation) in tables?.contains(operation.table) ?? true }
         let limit = max(1, settings.maximumConcurrentRequests)
         // Requests go one at a time until `slowRequestsToWiden` in a row take longer than `slowRequest`: over a
-        // network the push then keeps `limit` in flight; against an in-process back end, where several in flight buy
-        // nothing but thread switches, it stays one at a time (one request that a busy machine delays does not
-        // widen it).
-        var inFlightLimit = 1
+        // network the push then keeps `limit` in flight, and so do the context's later pushes; against an in-process
+        // back end, where several in flight buy nothing but thread switches, it stays one at a time (one request
+        // that a busy machine delays does not widen it).
+        var inFlightLimit = remoteIsSlow ? limit : 1
         var slowInARow = 0
         var schedule = PushSchedule(relations: relations)
         // The whole queue in one read; later reads return only operations queued during the push.
@@ -97,7 +97,10 @@ extension SyncContext {
                                 let started = ContinuousClock.now
                                 sentInline = (id, await send(prepared))
                                 slowInARow = ContinuousClock.now - started > Self.slowRequest ? slowInARow + 1 : 0
-                                if slowInARow >= Self.slowRequestsToWiden { inFlightLimit = limit }
+                                if slowInARow >= Self.slowRequestsToWiden {
+                                    inFlightLimit = limit
+                                    remoteIsSlow = true
+                                }
                             } else {
                                 group.addTask { (id, await self.send(prepared)) }
                             }
@@ -165,7 +168,8 @@ extension SyncContext {
     /// the same process.
     static let slowRequest = Duration.milliseconds(1)
 
-    /// How many requests in a row must be slow (``slowRequest``) before a push keeps several in flight.
+    /// How many requests in a row must be slow (``slowRequest``) before a push keeps several in flight (and the
+    /// context's later pushes start so, ``remoteIsSlow``).
     static let slowRequestsToWiden = 3
 
     /// The filter of the engine rows (operations, errors) of `tables`; nil for no table.

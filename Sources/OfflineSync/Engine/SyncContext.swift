@@ -61,6 +61,8 @@ public actor SyncContext {
             statusPublisher.update { $0.pendingOperations = count }
         }
     }
+    /// Whether a push found the remote slow (a network): later pushes keep several requests in flight from the start.
+    var remoteIsSlow = false
     /// The sync status and its streams.
     var statusPublisher = StatusPublisher()
     /// The observed queries (``SyncTable/observe(_:)``), by key.

@@ -26,6 +26,27 @@ struct ConcurrentPushTests {
         #expect(await probe.maximumInFlight == 1, "requests that take no time gain nothing in flight")
     }
 
+    @Test func requestsThatABusyMachineDelaysNowAndThenDoNotWidenAnInProcessPush() async throws {
+        let fixture = try await EngineFixture(.inMemory)
+        let probe = ProbingRemote(fixture.remote)
+        // Two slow requests, never three in a row.
+        for number in [3, 4, 7, 9, 10] { await probe.delayWrite(number: number, by: .milliseconds(5)) }
+        let context = SyncContext(dataSource: fixture.store.dataSource, remote: probe)
+        for index in 0..<40 { try await context.table("TodoItem").insert(["id": .string("i\(index)")]) }
+        #expect(try await context.push(settings: PushSettings(maximumConcurrentRequests: 8)).pushed == 40)
+        #expect(await probe.maximumInFlight == 1)
+    }
+
+    @Test func aPushThatFoundTheNetworkSlowStartsTheNextOnesWide() async throws {
+        let (_, probe, context) = try await Self.fixture(.inMemory)
+        for index in 0..<4 { try await context.table("TodoItem").insert(["id": .string("a\(index)")]) }
+        try await context.push(settings: PushSettings(maximumConcurrentRequests: 8))
+        #expect(await probe.maximumInFlight == 1, "three went alone, then only one was left")
+        for index in 0..<8 { try await context.table("TodoItem").insert(["id": .string("b\(index)")]) }
+        try await context.push(settings: PushSettings(maximumConcurrentRequests: 8))
+        #expect(await probe.maximumInFlight == 8, "the second push started with eight in flight")
+    }
+
     @Test(arguments: StoreKind.allCases, [1, 8])
     func asManyOperationsAsAskedAreInFlightAtOnce(_ kind: StoreKind, _ concurrency: Int) async throws {
         let (fixture, probe, context) = try await Self.fixture(kind)
@@ -102,20 +123,21 @@ struct ConcurrentPushTests {
     func a401StopsNewRequestsAndTheOnesInFlightAreRecorded(_ kind: StoreKind) async throws {
         let (fixture, probe, context) = try await Self.fixture(kind, latency: .milliseconds(20))
         for index in 0..<30 { try await context.table("TodoItem").insert(["id": .string(String(format: "i%02d", index))]) }
-        // The first request goes alone (it shows the network is slow); the 401 answers the first of the eight after it.
-        await probe.failWrite(number: 2, with: .unauthorized)
+        // The first three requests go alone (they show the network is slow); the 401 answers the first of the eight
+        // after them.
+        await probe.failWrite(number: 4, with: .unauthorized)
         let error = await #expect(throws: PushError.self) { try await context.push(settings: PushSettings(maximumConcurrentRequests: 8)) }
         #expect(error?.reason == .unauthorized)
-        #expect(await fixture.remote.requests.count == 8, "the first, then the seven in flight with the refused one; none after")
+        #expect(await fixture.remote.requests.count == 10, "the first three, then the seven in flight with the refused one; none after")
         #expect(await probe.maximumInFlight > 1, "several were in flight when the 401 came back")
         let onServer = await fixture.remote.items(table: "TodoItem")
-        #expect(onServer.count == 8)
+        #expect(onServer.count == 10)
         for row in onServer {
             let id = try #require(row["id"]?.stringValue)
             #expect(try await context.table("TodoItem").read(id: id) == row, "the answer of \(id) was stored")
         }
-        #expect(try await context.pendingOperations().count == 22)
-        #expect(try await context.push(settings: PushSettings(maximumConcurrentRequests: 8)).pushed == 22)
+        #expect(try await context.pendingOperations().count == 20)
+        #expect(try await context.push(settings: PushSettings(maximumConcurrentRequests: 8)).pushed == 20)
     }
 
     @Test(arguments: StoreKind.allCases)

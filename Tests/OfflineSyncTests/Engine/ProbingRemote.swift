@@ -32,9 +32,18 @@ actor ProbingRemote: SyncRemote {
         failingWrite = (number, error)
     }
 
-    /// Throws the planned failure when this write is the one.
-    private func countWrite() throws {
+    /// The writes (counted from 1) that take this long before reaching the server: a request a busy machine delays.
+    private var delayedWrites: [Int: Duration] = [:]
+
+    /// Makes write number `number` (counted from 1) wait `delay` before it reaches the server.
+    func delayWrite(number: Int, by delay: Duration) {
+        delayedWrites[number] = delay
+    }
+
+    /// Throws the planned failure when this write is the one; waits when it is a delayed one.
+    private func countWrite() async throws {
         writes += 1
+        if let delay = delayedWrites[writes] { try await Task.sleep(for: delay) }
         if let failingWrite, failingWrite.number == writes { throw failingWrite.error }
     }
 
@@ -45,7 +54,7 @@ actor ProbingRemote: SyncRemote {
 
     func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
         try await tracked {
-            try countWrite()
+            try await countWrite()
             try await checkReferences(of: item)
             return try await base.insert(item, table: table)
         }

@@ -18,7 +18,7 @@ struct JSONKnownShapeReadTests {
     static func object(_ seed: Int64) -> JSONObject {
         [
             "id": .string("A\(seed)"), "text": "tab\t \"quoted\" \\ / \u{1} é 😀 \u{10FFFF}",
-            "n": .int(seed % 2 == 0 ? Int64.max : Int64.min), "x": .double(seed % 2 == 0 ? 5e-324 : -1.7976931348623157e308),
+            "n": .int(seed % 2 == 0 ? Int64.max : Int64.min), "x": .double(seed % 2 == 0 ? Double.leastNonzeroMagnitude : -Double.greatestFiniteMagnitude),
             "flag": .bool(seed % 2 == 0), "none": .null, "list": [1, -0.5, "s", [], [:], nil, true],
             "nested": ["a": ["b": [1, 2, ["c": "d"]]], "": 0], "": "empty key", "q\"uote": -0, "ключ": "значение",
             "e\u{301}": "combining", "😀": 1e-7,
