@@ -78,9 +78,9 @@ struct PushSchedule: Sendable {
             order.append(operation.id)
             unfinishedByItem[item, default: []].append(operation.id)
             unfinishedByTable[operation.table, default: []].insert(operation.id)
-            scheduledIds.insert(ItemID.key(operation.itemId))
+            scheduledIds.insert(item.id)
             if Self.isASCII(operation.itemId) { asciiIdLengths.insert(operation.itemId.utf8.count) } else { hasNonASCIIIds = true }
-            if operation.kind == .insert { pendingInserts[ItemID.key(operation.itemId), default: []].append(operation.id) }
+            if operation.kind == .insert { pendingInserts[item.id, default: []].append(operation.id) }
         }
     }
 
@@ -120,15 +120,15 @@ struct PushSchedule: Sendable {
     mutating func decide(_ id: Int64, kind: TableOperation.Kind, references: Set<String>) -> Decision {
         guard var entry = entries[id] else { return .send }
         if entry.kind != kind {
-            if entry.kind == .insert { removePendingInsert(id, itemId: entry.itemId) }
-            if kind == .insert { pendingInserts[ItemID.key(entry.itemId), default: []].append(id) }
+            if entry.kind == .insert { removePendingInsert(id, key: entry.item.id) }
+            if kind == .insert { pendingInserts[entry.item.id, default: []].append(id) }
             entry.kind = kind
             entries[id] = entry
         }
         referencesById[id] = references
         if entry.forced { return .send }
         if entry.kind == .delete {
-            let referrers = unfinishedReferrers(of: ItemID.key(entry.itemId), except: entry.item)
+            let referrers = unfinishedReferrers(of: entry.item.id, except: entry.item)
                 + unfinishedOperations(in: referringTables[entry.table] ?? [], except: entry.item)
             return referrers.isEmpty ? .send : .wait(Array(Set(referrers)).sorted())
         }
@@ -176,8 +176,7 @@ struct PushSchedule: Sendable {
         tables.flatMap { unfinishedByTable[$0] ?? [] }.filter { entries[$0]?.item != item }
     }
 
-    private mutating func removePendingInsert(_ id: Int64, itemId: String) {
-        let key = ItemID.key(itemId)
+    private mutating func removePendingInsert(_ id: Int64, key: String) {
         guard var inserts = pendingInserts[key] else { return }
         inserts.removeAll { $0 == id }
         pendingInserts[key] = inserts.isEmpty ? nil : inserts
@@ -218,8 +217,8 @@ struct PushSchedule: Sendable {
         }
         unfinishedByTable[entry.table]?.remove(id)
         if entry.kind == .insert {
-            removePendingInsert(id, itemId: entry.itemId)
-            if ending == .failed { failedInserts[ItemID.key(entry.itemId)] = (entry.table, entry.itemId) }
+            removePendingInsert(id, key: entry.item.id)
+            if ending == .failed { failedInserts[entry.item.id] = (entry.table, entry.itemId) }
         }
         for (waiting, var waits) in parked where waits.contains(id) {
             waits.remove(id)

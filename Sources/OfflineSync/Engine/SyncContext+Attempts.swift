@@ -16,7 +16,7 @@ extension SyncContext {
         operation.markAttempted(sending: body)
         var changes = [queue.saving(operation)]
         var ahead: [MarkedAhead.Entry] = []
-        for id in upcoming where !inFlight.contains(id) {
+        for id in upcoming where !shared.inFlight.contains(id) {
             guard var next = try await queue.operation(id: id), !next.attempted else { continue }
             let local = next.kind == .delete ? nil : try await dataSource.read(table: next.table, id: next.itemId)
             next.markAttempted(sending: local)

@@ -89,7 +89,7 @@ extension SyncContext {
         guard let operation = try await queue.operation(id: recorded.id) else {
             throw SyncError.operationNotFound(operationId: recorded.id, table: recorded.table, itemId: recorded.itemId)
         }
-        if inFlight.contains(operation.id) {
+        if shared.inFlight.contains(operation.id) {
             throw SyncError.operationInFlight(operationId: operation.id, table: operation.table, itemId: operation.itemId)
         }
         guard operation.revision == recorded.revision, operation.kind == recorded.kind,

@@ -81,7 +81,7 @@ extension SyncContext {
             item["version"] = .string(replacement)
         }
         let decision = OperationCollapse.decide(pending: latest?.kind, attempted: latest?.attempted ?? false,
-                                                inFlight: latest.map { inFlight.contains($0.id) } ?? false, action: action)
+                                                inFlight: latest.map { shared.inFlight.contains($0.id) } ?? false, action: action)
         let errorRow = { (operation: TableOperation) in OperationErrorStore.removing(operations: [operation.id]) }
         var queueChanges: [StoreChange]
         var newLatest: TableOperation?

@@ -11,7 +11,7 @@ extension SyncContext {
             try await transaction { transaction in
                 let operations = try await queue.operations(table: table)
                 if force {
-                    if let busy = operations.first(where: { inFlight.contains($0.id) }) {
+                    if let busy = operations.first(where: { shared.inFlight.contains($0.id) }) {
                         throw SyncError.operationInFlight(operationId: busy.id, table: table, itemId: busy.itemId)
                     }
                     let ids = operations.map(\.id)

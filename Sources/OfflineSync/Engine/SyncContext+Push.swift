@@ -151,7 +151,7 @@ extension SyncContext {
                 while let (id, _) = await group.next() { abandoned.append(id) }
                 // An empty transaction of a failed store still runs (it applies nothing); should it not, the
                 // operations stay marked in flight until the process ends: safe, writes then queue new operations.
-                try? await transaction { _ in inFlight.subtract(abandoned) }
+                try? await transaction { _ in shared.inFlight.subtract(abandoned) }
             }
         }
         if let storeFailure {

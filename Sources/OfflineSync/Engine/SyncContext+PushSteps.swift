@@ -66,7 +66,7 @@ extension SyncContext {
                 unsent.attempted = true
                 let folded = try await foldingLater(into: unsent)
                 guard let merged = folded.operation, merged.kind == .delete else {
-                    inFlight.insert(id)
+                    shared.inFlight.insert(id)
                     return .ready(PreparedOperation(operation: operation, body: nil, problem:
                         "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."))
                 }
@@ -93,7 +93,7 @@ extension SyncContext {
             case .wait(let others):
                 return .wait(others)
             case .refuse(let table, let itemId):
-                inFlight.insert(id)
+                shared.inFlight.insert(id)
                 return .ready(PreparedOperation(operation: operation, body: nil, problem:
                     "Not sent: the item refers to \(table) \(itemId), whose insert failed in this push; resolve that operation and push again."))
             }
@@ -103,7 +103,7 @@ extension SyncContext {
                 transaction.stage(marks.changes)
                 markedAhead.stage(marks.ahead)
             }
-            inFlight.insert(id)
+            shared.inFlight.insert(id)
             return .ready(PreparedOperation(operation: operation, body: body, problem: nil))
         }
     }
@@ -191,7 +191,7 @@ extension SyncContext {
     func finish(_ prepared: PreparedOperation, _ outcome: SentOperation) async throws -> FinishedOperation {
         let operation = prepared.operation
         return try await transaction { transaction in
-            inFlight.remove(operation.id)
+            shared.inFlight.remove(operation.id)
             let failure: (status: Int?, message: String, serverItem: JSONObject?)
             switch outcome {
             case .abort(let reason, let underlying):

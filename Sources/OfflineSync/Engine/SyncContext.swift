@@ -44,11 +44,6 @@ public actor SyncContext {
     var writesSeen: Int?
     /// Serialises push, pull, purge, erase and migrate of every context on the store.
     var syncGate: SerialGate { shared.syncGate }
-    /// Operations being sent right now by any context on the store; read and change only inside a transaction.
-    var inFlight: Set<Int64> {
-        get { shared.inFlight }
-        set { shared.inFlight = newValue }
-    }
     /// Operations the running push marked attempted ahead of their turn (empty outside a push).
     var markedAhead = MarkedAhead()
     /// The next operation id, loaded from the store on first use.
