@@ -23,26 +23,29 @@ struct OperationIndex: Sendable {
     }
 
     /// Takes in a change of `__operations`: a saved row adds its operation when it is new, a deleted row removes
-    /// its operation. Returns false when it cannot follow the change (a `deleteAll`, or a row it cannot read): load
-    /// the index again.
-    mutating func follow(_ change: StoreChange) -> Bool {
+    /// its operation. Returns the greatest id it added (0 when none), or nil when it cannot follow the change (a
+    /// `deleteAll`, or a row it cannot read): load the index again.
+    mutating func follow(_ change: StoreChange) -> Int64? {
+        var greatestAdded: Int64 = 0
         switch change {
         case .upsert(_, let rows):
             for row in rows {
-                guard let id = row["opId"]?.intValue, let table = row["table"]?.stringValue,
-                      let itemId = row["itemId"]?.stringValue else { return false }
-                if itemByOperation[id] == nil { insert(id, ItemKey(table: table, itemId: itemId)) }
+                guard let id = row["opId"]?.intValue else { return nil }
+                // Most saved rows are of queued operations (a mark, a revision): only a new one is read further.
+                guard itemByOperation[id] == nil else { continue }
+                guard let table = row["table"]?.stringValue, let itemId = row["itemId"]?.stringValue else { return nil }
+                insert(id, ItemKey(table: table, itemId: itemId))
+                greatestAdded = max(greatestAdded, id)
             }
-            return true
         case .delete(_, let rowIDs):
             for rowID in rowIDs {
-                guard let id = Int64(rowID) else { return false }
+                guard let id = Int64(rowID) else { return nil }
                 remove(id)
             }
-            return true
         case .deleteAll:
-            return false
+            return nil
         }
+        return greatestAdded
     }
 
     /// Records an operation, in id order (ids only grow, so a new one goes last).
