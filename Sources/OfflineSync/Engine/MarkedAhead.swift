@@ -25,6 +25,11 @@ struct MarkedAhead {
         staged += entries
     }
 
+    /// Drops the staged entries: their marks were not stored.
+    mutating func discardStaged() {
+        staged = []
+    }
+
     /// Keeps the staged entries (after ``forget(touchedBy:)`` of the changes that store their marks).
     mutating func rememberStaged() {
         for entry in staged { remember(entry.operation, item: entry.item) }

@@ -5,9 +5,9 @@ extension SyncContext {
     ///
     /// Every change the engine makes goes through here, so this is where what the context keeps in memory follows
     /// the store: before the changes are applied, ``MarkedAhead`` drops what they touch (then keeps the marks the
-    /// transaction staged) and the operation index and
-    /// the next operation id take in their `__operations` rows (``OperationIndex/follow(_:)``); when applying them
-    /// fails, both are dropped and loaded again from the store on next use. Once applied, the observers whose
+    /// transaction staged), and the operation index and the next operation id take in their `__operations` rows
+    /// (``OperationIndex/follow(_:)``). When the body throws, its staged marks are dropped; when applying the changes
+    /// fails, the caches are dropped and loaded again from the store on next use. Once applied, the observers whose
     /// result the changes may alter are marked.
     func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T) async throws -> T {
         var staged: [StoreChange] = []
@@ -24,6 +24,7 @@ extension SyncContext {
             markObservers(changedBy: staged)
             return value
         } catch {
+            markedAhead.discardStaged()
             if !staged.isEmpty {
                 // The store refused the changes the caches already follow: they load again from the store, and no
                 // mark counts as stored.
