@@ -23,8 +23,8 @@ struct OperationIndex: Sendable {
     }
 
     /// Takes in a change of `__operations`: a saved row adds its operation when it is new, a deleted row removes
-    /// its operation. Returns the greatest id it added (0 when none), or nil when it cannot follow the change (a
-    /// `deleteAll`, or a row it cannot read): load the index again.
+    /// its operation, a `deleteAll` without a filter empties it. Returns the greatest id it added (0 when none), or
+    /// nil when it cannot follow the change (a filtered `deleteAll`, or a row it cannot read): load the index again.
     mutating func follow(_ change: StoreChange) -> Int64? {
         var greatestAdded: Int64 = 0
         switch change {
@@ -42,6 +42,8 @@ struct OperationIndex: Sendable {
                 guard let id = Int64(rowID) else { return nil }
                 remove(id)
             }
+        case .deleteAll(_, nil):
+            self = OperationIndex([])
         case .deleteAll:
             return nil
         }

@@ -26,8 +26,6 @@ extension SyncContext {
 
     /// Drops what the context caches of the store and the sync status of the erased user's syncs.
     private func forgetErasedState() {
-        operationIndex = OperationIndex([])
-        nextOperationId = nil
         ownVersions = OwnVersionHistory()
         markedAhead.removeAll()
         statusPublisher.update { status in

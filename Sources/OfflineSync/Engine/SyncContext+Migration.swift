@@ -31,7 +31,6 @@ extension SyncContext {
                 changes.append(MigrationVersionStore.saving(target))
                 transaction.stage(changes)
                 for table in plan.tables { ownVersions.forgetAll(table: table) }
-                operationIndex = nil
             }
         }
     }

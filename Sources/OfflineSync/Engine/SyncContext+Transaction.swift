@@ -51,16 +51,16 @@ extension SyncContext {
         markedAhead.rememberStaged()
         guard !changes.isEmpty else { return }
         for change in changes where change.table == EngineTables.operations {
+            // After a deleteAll the next id is loaded again (from the counter, when the change left it).
+            if case .deleteAll = change { nextOperationId = nil }
             if let added = operationIndex?.follow(change) {
                 if let next = nextOperationId, added >= next { nextOperationId = added + 1 }
                 continue
             }
-            // No index to tell the new operations: the next id is taken from the rows, or loaded again.
+            // No index to tell the new operations: the next id is taken from the rows.
             operationIndex = nil
             if case .upsert(_, let rows) = change, let next = nextOperationId {
                 nextOperationId = rows.reduce(next) { max($0, ($1["opId"]?.intValue ?? 0) + 1) }
-            } else if case .deleteAll = change {
-                nextOperationId = nil
             }
         }
     }

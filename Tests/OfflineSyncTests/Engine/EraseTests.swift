@@ -60,16 +60,30 @@ struct EraseTests {
         var results = fixture.todo.observe(fixture.todo.query()).makeAsyncIterator()
         #expect(try await results.next()?.items.count == 2)
         let pending = try await fixture.context.pendingOperations().count
-        var statuses = fixture.context.statusUpdates().makeAsyncIterator()
         #expect(pending == 2)
-        #expect(await statuses.next()?.pendingOperations == pending)
+        // A status stream subscribed before the erase must show the empty queue; a status never published would
+        // wait forever, so the watch gives up after 30 s.
+        let context = fixture.context
+        let (subscribed, subscription) = AsyncStream<Void>.makeStream()
+        let watch = Task {
+            var statuses = context.statusUpdates().makeAsyncIterator()
+            guard await statuses.next()?.pendingOperations == pending else { return false }
+            subscription.yield()
+            while let status = await statuses.next() {
+                if status.pendingOperations == 0 && status.lastErrorMessage == nil { return true }
+            }
+            return false
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(30))
+            watch.cancel()
+            subscription.finish()
+        }
+        for await _ in subscribed { break }
         try await fixture.context.erase()
         #expect(try await results.next()?.items.isEmpty == true)
-        var status = await statuses.next()
-        while let current = status, current.pendingOperations != 0 || current.lastErrorMessage != nil {
-            status = await statuses.next()
-        }
-        #expect(status?.pendingOperations == 0)
+        #expect(await watch.value, "the status stream never showed the empty queue")
+        deadline.cancel()
     }
 
     @Test(arguments: StoreKind.allCases)
