@@ -154,6 +154,9 @@ struct ItemTable: Sendable {
         }
     }
 
+    /// How many slots there are, free or holding an item: every slot number is below it.
+    var slotCount: Int { slots.count }
+
     /// The slots that hold items, in slot order.
     var liveSlots: some Sequence<Int32> {
         slots.indices.lazy.filter { !slots[$0].isFree }.map { Int32($0) }

@@ -49,6 +49,25 @@ struct TableIndex: Sendable {
         return bytes.withUnsafeBytes { OrderedKey.slot(endingAt: UnsafeRawBufferPointer(rebasing: $0[entry.offset..<(entry.offset + entry.length)])) }
     }
 
+    /// Sets the bit of each slot that an entry at `positions` holds in `bits` (bit `slot % 64` of word `slot / 64`),
+    /// in one pass over the entries without calling back per entry. Returns false, with the bits of the slots before
+    /// it set, at the first slot `bits` has no word for.
+    func markSlots(at positions: Range<Int>, in bits: inout [UInt64]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            entries.withUnsafeBufferPointer { entries in
+                bits.withUnsafeMutableBufferPointer { words in
+                    for entry in entries[positions] {
+                        let slot = Int(OrderedKey.slot(endingAt: UnsafeRawBufferPointer(rebasing: raw[entry.offset..<(entry.offset + entry.length)])))
+                        let word = slot >> 6
+                        guard slot >= 0, word < words.count else { return false }
+                        words[word] |= 1 << UInt64(slot & 63)
+                    }
+                    return true
+                }
+            }
+        }
+    }
+
     /// Makes room for `count` more entries of about `entryBytes` bytes each.
     mutating func reserveCapacity(_ count: Int, entryBytes: Int) {
         entries.reserveCapacity(entries.count + count)

@@ -61,7 +61,7 @@ extension TableSet {
             return nil
         }
         let walked = plan.walked, index = list[walked.index]
-        let filters = plan.choices.dropFirst().map { Self.slotBitmap($0, list[$0.index]) }
+        let filters = plan.choices.dropFirst().map { Self.slotBitmap($0, list[$0.index], slotCount: table.slotCount) }
         let entryTest = plan.entryResidual.map { EntryTest($0, fields: index.definition.fields) }
         let candidates: MatchReader.Candidates = { visit in
             Self.walk(walked, index) { position in
@@ -116,9 +116,13 @@ extension TableSet {
         }
     }
 
-    /// A bit per slot, set for the slots of the entries `choice` walks.
-    private static func slotBitmap(_ choice: IndexPlanner.Choice, _ index: TableIndex) -> [UInt64] {
-        var bits: [UInt64] = []
+    /// A bit per slot, set for the slots of the entries `choice` walks (in any order: a bitmap keeps none), for a
+    /// table of `slotCount` slots. The bitmap is made at its full size at once and filled in one pass over each
+    /// range of entries: this is most of the work of a query whose walk is filtered by a large partner.
+    private static func slotBitmap(_ choice: IndexPlanner.Choice, _ index: TableIndex, slotCount: Int) -> [UInt64] {
+        var bits = [UInt64](repeating: 0, count: (slotCount + 63) / 64)
+        if choice.ranges.allSatisfy({ index.markSlots(at: $0, in: &bits) }) { return bits }
+        // An entry whose slot lies beyond the table's (never so while the index follows the table): grow as needed.
         walk(choice, index) { position in
             let slot = index.slot(at: position), word = Int(slot) / 64
             if word >= bits.count { bits.append(contentsOf: repeatElement(0, count: word + 1 - bits.count)) }

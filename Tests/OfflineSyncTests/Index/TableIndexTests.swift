@@ -64,4 +64,18 @@ struct TableIndexTests {
         OrderedKey.append(.int(2), to: &two)
         #expect(index.positions(from: two, to: two).count == 1)
     }
+
+    @Test func markingSlotsSetsTheBitOfEachEntryInTheRangeAndRefusesASlotBeyondTheBitmap() {
+        var index = TableIndex(definition: IndexDefinition(table: "T", fields: ["v"]))
+        var batch = IndexEntryBatch()
+        for (slot, value) in [(Int32(0), 3), (63, 1), (64, 2), (130, 2), (7, 9)] { batch.append(["v": .int(Int64(value))], fields: ["v"], slot: slot) }
+        index.update(removing: IndexEntryBatch(), adding: batch)
+        #expect(slots(index) == [63, 64, 130, 0, 7])
+
+        var bits = [UInt64](repeating: 0, count: 3)
+        #expect(index.markSlots(at: 1..<4, in: &bits))
+        #expect(bits == [1, 1, 1 << 2], "slots 64, 130 and 0 only")
+        var short = [UInt64](repeating: 0, count: 2)
+        #expect(!index.markSlots(at: 0..<3, in: &short), "slot 130 has no word in a two-word bitmap")
+    }
 }
