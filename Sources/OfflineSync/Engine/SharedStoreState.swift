@@ -2,8 +2,9 @@ import Dispatch
 
 /// What every ``SyncContext`` on one store shares, so that a second context on a store shares the first's state
 /// instead of working against it: the sync gate (push, pull, purge, erase and migrate of all of them run one at a
-/// time), the operations in flight, and a count of the transactions that wrote (a context that sees it moved since
-/// its own last transaction drops what it caches of the store before it reads it again).
+/// time), the operations in flight, a count of the transactions that wrote (a context that sees it moved since
+/// its own last transaction drops what it caches of the store before it reads it again), and the contexts
+/// themselves, so that each one's writes reach the others' observers.
 ///
 /// `inFlight` and `writes` are read and written only inside a transaction of the store
 /// (``SyncContextDataSource/transaction(isolation:_:)``), whose isolation from other writers makes those accesses
@@ -17,6 +18,28 @@ final class SharedStoreState: @unchecked Sendable {
     var inFlight: Set<Int64> = []
     /// How many transactions of the contexts on the store staged changes.
     var writes = 0
+
+    private struct WeakContext {
+        weak var context: SyncContext?
+    }
+
+    /// The contexts on the store while they live; guarded by `registryQueue`.
+    private var contexts: [WeakContext] = []
+
+    /// Adds `context` to the contexts on the store.
+    func register(_ context: SyncContext) {
+        Self.registryQueue.sync {
+            contexts.removeAll { $0.context == nil }
+            contexts.append(WeakContext(context: context))
+        }
+    }
+
+    /// The other live contexts on the store.
+    func contexts(besides context: SyncContext) -> [SyncContext] {
+        Self.registryQueue.sync {
+            contexts.count < 2 ? [] : contexts.compactMap(\.context).filter { $0 !== context }
+        }
+    }
 
     private struct Entry {
         weak var store: AnyObject?

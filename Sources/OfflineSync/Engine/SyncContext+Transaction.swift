@@ -8,7 +8,7 @@ extension SyncContext {
     /// transaction staged), and the operation index and the next operation id take in their `__operations` rows
     /// (``OperationIndex/follow(_:)``). When the body throws, its staged marks are dropped; when applying the changes
     /// fails, the caches are dropped and loaded again from the store on next use. Once applied, the observers whose
-    /// result the changes may alter are marked.
+    /// result the changes may alter are marked, this context's and those of the other contexts on the store.
     func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T) async throws -> T {
         var staged: [StoreChange] = []
         do {
@@ -22,6 +22,11 @@ extension SyncContext {
                 return value
             }
             markObservers(changedBy: staged)
+            if !staged.isEmpty {
+                for other in shared.contexts(besides: self) {
+                    Task { [staged] in await other.markObservers(changedBy: staged) }
+                }
+            }
             return value
         } catch {
             markedAhead.discardStaged()
@@ -65,8 +70,8 @@ extension SyncContext {
         }
     }
 
-    /// Marks the observers whose result `changes` may alter.
-    private func markObservers(changedBy changes: [StoreChange]) {
+    /// Marks the observers whose result `changes` (of this context or another on the store) may alter.
+    func markObservers(changedBy changes: [StoreChange]) {
         guard !changes.isEmpty else { return }
         for (key, observer) in queryObservers {
             let mayAlter: Bool

@@ -27,8 +27,9 @@ import Foundation
 /// The engine keeps its state in ordinary tables of the data source (`__operations`, `__errors`,
 /// `__config`), so it continues after a restart from whatever the store holds. Several contexts on one store object
 /// share it safely: their syncs run one at a time, each knows what the others have in flight, and each loads its
-/// caches of the store again once another has written to it. (Observers see the writes of their own context; a store that is
-/// a value type cannot be told apart from its copies, so use one context per such store.) See Docs/Architecture.md.
+/// caches of the store again once another has written to it; observers see the writes of every context on it. (A
+/// store that is a value type cannot be told apart from its copies: use one context per such store.) See
+/// Docs/Architecture.md.
 ///
 /// Progress of push and pull: ``progressUpdates(bufferingNewest:)``.
 public actor SyncContext {
@@ -92,6 +93,7 @@ public actor SyncContext {
         self.relations = relations
         self.queue = PendingOperationQueue(dataSource: dataSource)
         self.shared = SharedStoreState.of(dataSource)
+        shared.register(self)
     }
 
     deinit {

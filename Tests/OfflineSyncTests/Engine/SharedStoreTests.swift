@@ -55,3 +55,18 @@ struct SharedStoreTests {
         #expect(await fixture.context.syncGate !== elsewhere.syncGate)
     }
 }
+
+extension SharedStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func anObserverSeesWritesMadeThroughAnotherContextOnTheStore(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        let other = SyncContext(dataSource: fixture.store.dataSource, remote: fixture.remote)
+        let observed = ObservedElements(fixture.todo.observe(Query(table: "TodoItem", orderBy: [.ascending("id")])))
+        #expect(await observed.waitUntil { $0.last?.items.isEmpty == true })
+        try await other.table("TodoItem").insert(["id": "from-other"])
+        #expect(await observed.waitUntil { $0.last?.items.map { $0["id"] } == ["from-other"] },
+                "the observer of the first context saw the insert made through the second")
+        try await other.table("TodoItem").delete(["id": "from-other"])
+        #expect(await observed.waitUntil { $0.last?.items.isEmpty == true })
+    }
+}
