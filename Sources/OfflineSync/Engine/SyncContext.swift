@@ -15,7 +15,8 @@ import Foundation
 /// ```
 ///
 /// ## Concurrency
-/// - Push, pull and purge of one context run one at a time (a FIFO gate), in call order.
+/// - Push, pull and purge of one context, and of every other context on the same store, run one at a time (a FIFO
+///   gate), in call order.
 /// - Reads and local writes stay available during a push or pull. Each local write, and each bookkeeping step of a
 ///   push or pull, is one transaction of the store (``SyncContextDataSource/transaction(isolation:_:)``): it reads,
 ///   decides with a pure value (`OperationCollapse`, `PushOutcome`, `PullPager`) and applies its result atomically,
