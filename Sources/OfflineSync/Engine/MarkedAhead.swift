@@ -3,8 +3,9 @@
 ///
 /// A run of marks costs one `apply` (``SyncContext/markingAttempted(_:sending:upcoming:)``) and reads every
 /// operation of the run and its item; without this, each operation's turn read them a second time. An entry is
-/// dropped as soon as an `apply` touches the operation's row or its item (``forget(touchedBy:)``, called by every
-/// `apply` of the engine), so an entry always holds what the store holds.
+/// dropped as soon as a transaction's changes touch the operation's row or its item (``forget(touchedBy:)``, called
+/// for every transaction of the engine), so an entry always holds what the store holds; the entries a transaction
+/// marks are staged and kept only after its own changes were followed (``rememberStaged()``).
 struct MarkedAhead {
     /// An operation as its mark stored it, and its local item then (nil: none).
     struct Entry: Sendable {

@@ -42,8 +42,8 @@ extension SyncContext {
 
     /// The push itself, of `tables` (nil: every table); call while holding the sync gate.
     ///
-    /// One loop prepares (under the write gate: read, decide, mark attempted durably), sends in child tasks, and
-    /// finishes each answer as it arrives (under the write gate again), asking a ``PushSchedule`` which operation may
+    /// One loop prepares (in a store transaction: read, decide, mark attempted durably), sends in child tasks, and
+    /// finishes each answer as it arrives (in a transaction again), asking a ``PushSchedule`` which operation may
     /// go next. Reading the queue again when nothing is left picks up operations queued during the push.
     func pushQueue(tables: Set<String>?, settings: PushSettings) async throws -> PushResult {
         if let tables, tables.isEmpty { return PushResult(pushed: 0) }
