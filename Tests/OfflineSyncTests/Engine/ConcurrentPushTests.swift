@@ -29,8 +29,9 @@ struct ConcurrentPushTests {
     @Test func requestsThatABusyMachineDelaysNowAndThenDoNotWidenAnInProcessPush() async throws {
         let fixture = try await EngineFixture(.inMemory)
         let probe = ProbingRemote(fixture.remote)
-        // Two slow requests, never three in a row.
-        for number in [3, 4, 7, 9, 10] { await probe.delayWrite(number: number, by: .milliseconds(5)) }
+        // Slow requests far apart (one alone used to widen the push), so that a loaded machine slowing the requests
+        // beside one still does not make three in a row.
+        for number in [3, 10, 17, 24, 31] { await probe.delayWrite(number: number, by: .milliseconds(5)) }
         let context = SyncContext(dataSource: fixture.store.dataSource, remote: probe)
         for index in 0..<40 { try await context.table("TodoItem").insert(["id": .string("i\(index)")]) }
         #expect(try await context.push(settings: PushSettings(maximumConcurrentRequests: 8)).pushed == 40)
