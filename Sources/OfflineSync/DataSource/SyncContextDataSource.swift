@@ -67,7 +67,7 @@ extension SyncContextDataSource {
     /// Runs `body` isolated from the store's other transactions, then applies what it staged.
     public func transaction<T: Sendable>(isolation: isolated (any Actor)?,
                                          _ body: (inout StoreTransaction) async throws -> T) async throws -> T {
-        let gate = await TransactionGates.shared.gate(for: self)
+        let gate = TransactionGates.gate(for: self)
         await gate.lock()
         do {
             var transaction = StoreTransaction(dataSource: self)

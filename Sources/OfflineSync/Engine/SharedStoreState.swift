@@ -23,12 +23,12 @@ final class SharedStoreState: @unchecked Sendable {
         weak var context: SyncContext?
     }
 
-    /// The contexts on the store while they live; guarded by `registryQueue`.
+    /// The contexts on the store while they live; guarded by `contextsQueue`.
     private var contexts: [WeakContext] = []
 
     /// Adds `context` to the contexts on the store.
     func register(_ context: SyncContext) {
-        Self.registryQueue.sync {
+        Self.contextsQueue.sync {
             contexts.removeAll { $0.context == nil }
             contexts.append(WeakContext(context: context))
         }
@@ -36,31 +36,16 @@ final class SharedStoreState: @unchecked Sendable {
 
     /// The other live contexts on the store.
     func contexts(besides context: SyncContext) -> [SyncContext] {
-        Self.registryQueue.sync {
+        Self.contextsQueue.sync {
             contexts.count < 2 ? [] : contexts.compactMap(\.context).filter { $0 !== context }
         }
     }
 
-    private struct Entry {
-        weak var store: AnyObject?
-        let state: SharedStoreState
-    }
-
-    private static let registryQueue = DispatchQueue(label: "OfflineSync.SharedStoreState.registry")
-    /// Guarded by `registryQueue`.
-    nonisolated(unsafe) private static var registry: [ObjectIdentifier: Entry] = [:]
+    private static let states = StoreObjectRegistry<SharedStoreState>()
+    private static let contextsQueue = DispatchQueue(label: "OfflineSync.SharedStoreState.contexts")
 
     /// The state of `store`, shared with every other context on the same store object while it lives.
     static func of(_ store: any SyncContextDataSource) -> SharedStoreState {
-        guard type(of: store) is AnyObject.Type else { return SharedStoreState() }
-        let object = store as AnyObject
-        return registryQueue.sync {
-            let key = ObjectIdentifier(object)
-            if let entry = registry[key], entry.store === object { return entry.state }
-            registry = registry.filter { $0.value.store != nil }
-            let state = SharedStoreState()
-            registry[key] = Entry(store: object, state: state)
-            return state
-        }
+        states.value(for: store) { SharedStoreState() } ?? SharedStoreState()
     }
 }
