@@ -11,7 +11,7 @@ final class JSONObjectShape: Sendable {
     static let maximumKeys = 64
 
     /// The keys in document order.
-    private let keys: [String]
+    let keys: [String]
     /// A dictionary with exactly these keys (values `null`) and the capacity the reader gives such an object.
     private let prototype: JSONObject
     /// The prototype's index of each key, in document order.
@@ -100,6 +100,22 @@ final class JSONObjectShape: Sendable {
         if matches(first) { return first }
         for slot in keys.indices where slot != first && matches(slot) { return slot }
         return nil
+    }
+
+    /// The object whose value for the key at each position of ``keys`` is `value(position)`, asked in order;
+    /// nil when one is nil.
+    func instantiate(_ value: (Int) -> JSONValue?) -> JSONObject? {
+        var object = prototype
+        for position in keys.indices {
+            guard let member = value(position) else { return nil }
+            object.values[indices[position]] = member
+        }
+        return object
+    }
+
+    /// Each key as compact JSON text writes it before its value (`"id":`), at each position of ``keys``.
+    func withKeyToken<T>(at position: Int, _ body: (ArraySlice<UInt8>) -> T) -> T {
+        body(tokens[(position == 0 ? 0 : tokenEnds[position - 1])..<tokenEnds[position]])
     }
 
     /// The object holding `members`, or nil when their keys are not exactly this shape's keys (in any order,

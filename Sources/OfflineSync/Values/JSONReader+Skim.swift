@@ -4,6 +4,12 @@ extension JSONReader {
     /// repeats, as the reader keeps the last). Opening a store uses it to read an item's id and indexed fields
     /// while leaving the rest as text.
     static func skimObject(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String]) -> Result<[Range<Int>?], JSONParseError> {
+        var members = 0
+        return skimObject(bytes, keys: keys, memberCount: &members)
+    }
+
+    /// ``skimObject(_:keys:)``, counting the object's members (a repeated key counts each time) in `memberCount`.
+    static func skimObject(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String], memberCount: inout Int) -> Result<[Range<Int>?], JSONParseError> {
         var reader = JSONReader(bytes)
         var ranges = [Range<Int>?](repeating: nil, count: keys.count)
         do throws(JSONParseError) {
@@ -24,6 +30,7 @@ extension JSONReader {
                     let start = reader.index
                     try reader.skipValue()
                     if let position = keys.firstIndex(of: key) { ranges[position] = start..<reader.index }
+                    memberCount += 1
                     if try reader.skipSeparator(closing: UInt8(ascii: "}")) { break }
                 }
             }

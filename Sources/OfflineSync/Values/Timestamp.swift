@@ -109,7 +109,7 @@ public enum Timestamp {
         return seconds * 1000 + fractionMs
     }
 
-    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -117,7 +117,7 @@ public enum Timestamp {
         }
     }
 
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         var quotient = value / divisor
         var remainder = value % divisor
         if remainder < 0 {
@@ -128,7 +128,7 @@ public enum Timestamp {
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -137,7 +137,7 @@ public enum Timestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civilDate(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    static func civilDate(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

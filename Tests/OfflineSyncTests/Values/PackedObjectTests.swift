@@ -1,0 +1,80 @@
+import Testing
+@testable import OfflineSync
+
+/// An object packed, from its value or from its text, decodes to what the JSON reader reads from its text, and
+/// its JSON text written back reads the same.
+struct PackedObjectTests {
+    static let shape = JSONObjectShape(keys: ["id", "text", "complete", "priority", "updatedAt", "version"])
+
+    static let texts = [
+        #"{"id":"BDD73226-2FEB-4E95-A8EF-E333B266F103","text":"Task 000000: fix the login bug","complete":false,"priority":0,"updatedAt":"2026-11-29T09:29:49.062Z","version":"37e9671c"}"#,
+        #"{"version":"851f9773","complete":true,"updatedAt":"2026-05-05T21:31:51.398Z","priority":6,"id":"ccf635ee-9e9e-4fa4-9705-b8770b3d7dd5","text":"x"}"#,
+        #"{"id":"a\"b","text":"\u00e9\n","complete":null,"priority":1.5e3,"updatedAt":"2026-05-05T21:31:51Z","version":[1,{"a":2}]}"#,
+        #"{"id":"Mixed-Case","text":"","complete":true,"priority":-0,"updatedAt":"2026-05-05T21:31:51.398+01:00","version":"ABC"}"#,
+        #"{"id":"few","text":"keys"}"#,
+        #"{"id":"a","text":"b","complete":true,"priority":1,"updatedAt":"u","version":"v","extra":1}"#,
+        #"{"id":"a","text":"b","complete":true,"priority":1,"updatedAt":"u","other":"v"}"#,
+        #"{"id":"a","id":"b","complete":true,"priority":1,"updatedAt":"u","version":"v"}"#,
+        #"{ "id" : "spaced", "text":"t","complete":false,"priority":2,"updatedAt":"2026-01-01T00:00:00.000Z","version":"00" }"#,
+        #"{}"#,
+    ]
+
+    static func read(_ text: String) throws -> JSONValue {
+        try JSONValue(parsing: Array(text.utf8))
+    }
+
+    static func check(_ packed: [UInt8], against text: String, shape: JSONObjectShape?) throws {
+        let expected = try Self.read(text)
+        #expect(packed.withUnsafeBytes { PackedObject.decode($0, shape: shape) }.map(JSONValue.object) == expected, "\(text)")
+        var json: [UInt8] = []
+        #expect(packed.withUnsafeBytes { PackedObject.appendJSON($0, shape: shape, to: &json) })
+        #expect(try JSONValue(parsing: json) == expected, "\(text)")
+        guard case .object(let object) = expected else { return }
+        let fields = ["priority", "id", "missing", "version"]
+        #expect(packed.withUnsafeBytes { PackedObject.values(of: fields, in: $0, shape: shape) } == fields.map { object[$0] ?? .null }, "\(text)")
+    }
+
+    @Test func packedFromTextDecodesAsTheReaderReadsTheText() throws {
+        for shape in [Self.shape, nil] {
+            for text in Self.texts {
+                var packed: [UInt8] = []
+                let accepted = Array(text.utf8).withUnsafeBufferPointer { PackedObject.append(json: $0, shape: shape, to: &packed) }
+                #expect(accepted, "\(text)")
+                try Self.check(packed, against: text, shape: shape)
+            }
+        }
+    }
+
+    @Test func packedFromValuesDecodesAsTheReaderReadsTheirText() throws {
+        for shape in [Self.shape, nil] {
+            for text in Self.texts {
+                guard case .object(let object) = try Self.read(text) else { continue }
+                var packed: [UInt8] = []
+                PackedObject.append(object, shape: shape, to: &packed)
+                try Self.check(packed, against: JSONValue.object(object).jsonString(), shape: shape)
+            }
+        }
+    }
+
+    @Test func onlyObjectsOfTheShapeArePackedWithoutKeys() throws {
+        func tag(_ text: String) -> UInt8? {
+            var packed: [UInt8] = []
+            _ = Array(text.utf8).withUnsafeBufferPointer { PackedObject.append(json: $0, shape: Self.shape, to: &packed) }
+            return packed.first
+        }
+        #expect(tag(Self.texts[0]) == PackedObject.shaped)
+        #expect(tag(Self.texts[1]) == PackedObject.shaped)
+        for text in Self.texts[4...7] { #expect(tag(text) == PackedObject.text, "\(text)") }
+        var packed: [UInt8] = []
+        _ = Array(Self.texts[0].utf8).withUnsafeBufferPointer { PackedObject.append(json: $0, shape: Self.shape, to: &packed) }
+        #expect(packed.count == 68)
+    }
+
+    @Test func textThatIsNotOneObjectIsRefused() {
+        for text in [#"[1]"#, #"{"a":}"#, #"{"a":1} x"#, #""s""#, ""] {
+            var packed: [UInt8] = []
+            let accepted = Array(text.utf8).withUnsafeBufferPointer { PackedObject.append(json: $0, shape: Self.shape, to: &packed) }
+            #expect(!accepted && packed.isEmpty, "\(text)")
+        }
+    }
+}

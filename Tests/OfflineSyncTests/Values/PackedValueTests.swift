@@ -1,0 +1,95 @@
+import Testing
+@testable import OfflineSync
+
+/// The packed form of a value gives back exactly the value, and a string exactly its bytes, whatever its shape.
+struct PackedValueTests {
+    static func roundTrip(_ value: JSONValue) -> (decoded: JSONValue?, json: [UInt8]?, packedCount: Int) {
+        var packed: [UInt8] = []
+        PackedValue.append(value, to: &packed)
+        return packed.withUnsafeBytes { raw in
+            var offset = 0
+            let decoded = PackedValue.read(raw, at: &offset)
+            guard offset == raw.count else { return (nil, nil, raw.count) }
+            var skipped = 0
+            guard PackedValue.skip(raw, at: &skipped) != nil, skipped == raw.count else { return (nil, nil, raw.count) }
+            var json: [UInt8] = []
+            var rendered = 0
+            guard PackedValue.appendJSON(raw, at: &rendered, to: &json) != nil, rendered == raw.count else { return (decoded, nil, raw.count) }
+            return (decoded, json, raw.count)
+        }
+    }
+
+    /// Strings of the packed shapes, and strings that nearly have one; each must come back byte for byte, and
+    /// its JSON text must be what JSONWriter writes.
+    static let strings = [
+        "BDD73226-2FEB-4E95-A8EF-E333B266F103", "bdd73226-2feb-4e95-a8ef-e333b266f103",
+        "BDD73226-2feb-4E95-A8EF-E333B266F103", // mixed case: kept as text
+        "12345678-1234-1234-1234-123456789012", // no letter
+        "BDD73226-2FEB-4E95-A8EF-E333B266F10", "BDD73226-2FEB-4E95-A8EF-E333B266F1033", "BDD73226+2FEB-4E95-A8EF-E333B266F103",
+        "BDD73226-2FEB-4E95-A8EF-E333B266F10G", "{DD73226-2FEB-4E95-A8EF-E333B266F103",
+        "2026-11-29T09:29:49.062Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "1969-12-31T23:59:59.999Z",
+        "2024-02-29T12:00:00.000Z", "2026-02-29T12:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-11-29T24:00:00.000Z",
+        "2026-11-29T09:29:60.000Z", "2026-11-29t09:29:49.062Z", "2026-11-29T09:29:49.062z", "2026-11-29T09:29:49Z",
+        "2026-11-29T09:29:49.06Z", "2026-11-29T09:29:49.0620Z", "2026-11-29T09:29:49.062+00:00", "2026-11-29 09:29:49.062Z",
+        "+026-11-29T09:29:49.062Z", "2026-1a-29T09:29:49.062Z",
+        "37e9671c", "0", "00", "0b5d7f85", "ffffffffffffffffffffffffffffffff", "fffffffffffffffffffffffffffffffff",
+        "37E9671C", "37e9671g", "abc", "a",
+        "", "Task 000000: fix the login bug", "quote \" backslash \\ newline \n tab \t nul \u{0} é 日本 🎉",
+    ]
+
+    @Test func stringsComeBackByteForByte() {
+        for text in Self.strings {
+            let (decoded, json, _) = Self.roundTrip(.string(text))
+            guard case .string(let back)? = decoded else {
+                Issue.record("\(text): no string back")
+                continue
+            }
+            #expect(Array(back.utf8) == Array(text.utf8), "\(text)")
+            #expect(json == JSONValue.string(text).jsonBytes(), "\(text)")
+        }
+    }
+
+    @Test func theCommonShapesTakeFewBytes() {
+        #expect(Self.roundTrip(.string("BDD73226-2FEB-4E95-A8EF-E333B266F103")).packedCount == 17)
+        #expect(Self.roundTrip(.string("bdd73226-2feb-4e95-a8ef-e333b266f103")).packedCount == 17)
+        #expect(Self.roundTrip(.string("2026-11-29T09:29:49.062Z")).packedCount == 9)
+        #expect(Self.roundTrip(.string("37e9671c")).packedCount == 6)
+        #expect(Self.roundTrip(.string("BDD73226-2feb-4E95-A8EF-E333B266F103")).packedCount == 38)
+        #expect(Self.roundTrip(.string("2026-11-29T09:29:49Z")).packedCount == 22)
+    }
+
+    @Test func otherValuesComeBackAsTheReaderReadsTheirText() throws {
+        let values: [JSONValue] = [
+            .null, true, false, 0, 7, -1, .int(Int64.max), .int(Int64.min), 1.5, -0.0, 1e300, 5e-324, .double(1.0),
+            .double(.infinity), .double(.nan), [1, "a", nil, [true]], ["k": "v", "n": ["x": 1.25]], [], [:],
+        ]
+        for value in values {
+            let (decoded, json, _) = Self.roundTrip(value)
+            let expected = try JSONValue(parsing: value.jsonBytes())
+            #expect(decoded == expected, "\(value)")
+            if case .double(let number) = value, number.isFinite, case .double(let back)? = decoded {
+                #expect(back.bitPattern == number.bitPattern)
+            }
+            #expect(json == value.jsonBytes(), "\(value)")
+        }
+    }
+
+    @Test func truncatedOrUnknownBytesAreRejected() {
+        var packed: [UInt8] = []
+        PackedValue.append(.string("BDD73226-2FEB-4E95-A8EF-E333B266F103"), to: &packed)
+        PackedValue.append(.string("plain text"), to: &packed)
+        for end in 0..<packed.count where end != 17 {
+            packed[0..<end].withUnsafeBytes { raw in
+                var offset = 0
+                let first = PackedValue.read(raw, at: &offset)
+                var second: JSONValue?
+                if first != nil { second = PackedValue.read(raw, at: &offset) }
+                #expect(first == nil || second == nil, "\(end) bytes")
+            }
+        }
+        [UInt8(200)].withUnsafeBytes { raw in
+            var offset = 0
+            #expect(PackedValue.read(raw, at: &offset) == nil)
+        }
+    }
+}
