@@ -1,14 +1,14 @@
-/// The items of one table, held compactly: each item as its JSON text in one of two byte buffers, found by key
-/// through an open-addressing hash table of slot numbers. An item is decoded when it is read.
+/// The items of one table, held compactly: each item packed (``PackedObject``, with the table's ``shape``) in one
+/// byte buffer, found by key through an open-addressing hash table of slot numbers. An item is decoded when it is
+/// read.
 ///
-/// An item costs its JSON text (about 175 bytes for a six-field record) plus 16 bytes of slot and 11 to 21 bytes
-/// of hash table, against roughly 1 KiB as a `JSONObject`. The `base` buffer is a snapshot file's bytes, shared by
-/// every table loaded from it and never written; items written later go to `arena`. Replaced and deleted items
-/// leave garbage behind, which is reclaimed once it outweighs the live items.
+/// An item costs its packed form (68 bytes for a six-field record of the benchmark, whose JSON text is 175) plus
+/// 16 bytes of slot and 11 to 21 bytes of hash table, against roughly 1 KiB as a `JSONObject`. Replaced and
+/// deleted items leave garbage behind, which is reclaimed once it outweighs the live items.
 struct ItemTable: Sendable {
-    /// Where an item's JSON text lies.
+    /// Where an item's packed form lies.
     struct Slot: Sendable {
-        /// Offset in `base` (when ``inBase``) or `arena`; -1 for a free slot.
+        /// Offset in `arena`; -1 for a free slot.
         var offset: Int
         var length: UInt32
         /// The low bits of the hash of the item's key, checked before a key is compared.
@@ -16,20 +16,17 @@ struct ItemTable: Sendable {
         var isFree: Bool { offset < 0 }
     }
 
-    private var base: [UInt8] = []
     private var arena: [UInt8] = []
     private var slots: [Slot] = []
-    /// Whether slot i lies in `base`, one bit per slot.
-    private var inBase: [UInt64] = []
     private var freeSlots: [Int32] = []
     /// By hash position: the key's hash in the high 32 bits and the slot number + 1 in the low ones, so that a probe
     /// compares hashes without visiting the slots; 0 is an empty bucket. A power of two long, at most 3/4 full.
     private var buckets: [UInt64] = []
     private(set) var count = 0
     private var arenaGarbage = 0
-    private var baseLive = 0
-    /// The keys of the first item stored, so that an item with the same keys is decoded as a copy of a prototype
-    /// instead of a dictionary built by hashing each key (``JSONObjectShape``).
+    /// The keys of the first item stored: an item with exactly these keys is packed without them, and decoded as a
+    /// copy of a prototype instead of a dictionary built by hashing each key (``JSONObjectShape``). Never changes
+    /// once set, since the packed items depend on it.
     private(set) var shape: JSONObjectShape?
 
     init() {}
@@ -98,58 +95,46 @@ struct ItemTable: Sendable {
 
     /// The key of the item in `slot`, read from its text without building the other members.
     private func storedKey(of slot: Int32) -> String? {
-        withBytes(of: slot) { bytes in
-            guard let text = bytes?.assumingMemoryBound(to: UInt8.self),
-                  case .success(let ranges) = JSONReader.skimObject(text, keys: ["id"]), let range = ranges[0],
-                  case .success(.string(let id)) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range])) else {
-                return nil
-            }
-            return ItemID.key(id)
-        }
+        guard case .string(let id)? = values(of: slot, fields: ["id"])?.first else { return nil }
+        return ItemID.key(id)
     }
 
     /// The item in `slot`, decoded; nil for a free slot.
     func decode(_ slot: Int32) -> JSONObject? {
-        withBytes(of: slot) { bytes in
-            guard let bytes, case .success(.object(let item)) = JSONReader.result(bytes.assumingMemoryBound(to: UInt8.self), knownShape: shape) else {
-                return nil
-            }
-            return item
-        }
+        withPacked(slot) { packed in packed.flatMap { PackedObject.decode($0, shape: shape) } }
     }
 
     /// The item in `slot`, decoded starting from `shape` (the reader's guess of its keys, updated).
-    func decode(_ slot: Int32, shape: inout JSONObjectShape?) -> JSONObject? {
-        withBytes(of: slot) { bytes in
-            guard let bytes, case .success(.object(let item)) = JSONReader.result(bytes.assumingMemoryBound(to: UInt8.self), shape: &shape) else {
-                return nil
-            }
-            return item
-        }
+    func decode(_ slot: Int32, shape readerShape: inout JSONObjectShape?) -> JSONObject? {
+        withPacked(slot) { packed in packed.flatMap { PackedObject.decode($0, shape: shape, readerShape: &readerShape) } }
     }
 
     /// The values of `fields` in the item in `slot` (null for a missing one), read from its text without building
     /// the rest of it; nil for a free slot.
     func values(of slot: Int32, fields: [String]) -> [JSONValue]? {
-        withBytes(of: slot) { raw in
-            guard let raw else { return nil }
-            let bytes = raw.assumingMemoryBound(to: UInt8.self)
-            guard case .success(let ranges) = JSONReader.skimObject(bytes, keys: fields) else { return nil }
-            return ranges.map { range in
-                guard let range, case .success(let value) = JSONReader.result(UnsafeBufferPointer(rebasing: bytes[range])) else {
-                    return .null
-                }
-                return value
-            }
+        withPacked(slot) { packed in packed.flatMap { PackedObject.values(of: fields, in: $0, shape: shape) } }
+    }
+
+    /// Calls `body` with the JSON text of the item in `slot` (nil for a free slot), written for the call.
+    func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+        guard let text = text(of: slot) else { return body(nil) }
+        return text.withUnsafeBytes(body)
+    }
+
+    /// The JSON text of the item in `slot`, or nil for a free slot.
+    private func text(of slot: Int32) -> [UInt8]? {
+        withPacked(slot) { packed in
+            var text: [UInt8] = []
+            guard let packed, PackedObject.appendJSON(packed, shape: shape, to: &text) else { return nil }
+            return text
         }
     }
 
-    /// Calls `body` with the JSON text of the item in `slot` (nil for a free slot).
-    func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+    /// Calls `body` with the packed form of the item in `slot` (nil for a free slot).
+    private func withPacked<T>(_ slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let place = slots[Int(slot)]
         guard !place.isFree else { return body(nil) }
-        let buffer = isInBase(slot) ? base : arena
-        return buffer.withUnsafeBytes { raw in
+        return arena.withUnsafeBytes { raw in
             body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
         }
     }
@@ -197,24 +182,23 @@ struct ItemTable: Sendable {
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
     /// item, the replaced item when `decodingPrevious` (index maintenance needs it), and a copy of the replaced
     /// item's text when `copyingPrevious` (taking a batch back needs it).
-    /// - Parameter text: the item's JSON text as `JSONWriter` writes it, when the caller has it already.
     @discardableResult
-    mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
+    mutating func upsert(_ item: JSONObject, key: String, decodingPrevious: Bool = false,
                          copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
         if shape == nil { shape = JSONObjectShape(of: item) }
         let start = arena.count
-        if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
+        PackedObject.append(item, shape: shape, to: &arena)
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
         if let (slot, previous) = locate(key: key, hash: hash, decoding: decodingPrevious) {
-            let previousText = copyingPrevious ? withBytes(of: slot) { $0.map { [UInt8]($0) } } : nil
+            let previousText = copyingPrevious ? self.text(of: slot) : nil
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = length
             return (slot, true, previous, previousText)
         }
-        return (allocate(Slot(offset: start, length: length, hash: hash), inBase: false), false, nil, nil)
+        return (allocate(Slot(offset: start, length: length, hash: hash)), false, nil, nil)
     }
 
     /// Removes the item under `key`; returns its slot, or nil when there was none, the removed item when
@@ -222,7 +206,7 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func remove(key: String, decoding: Bool = false, copying: Bool = false) -> (slot: Int32, item: JSONObject?, text: [UInt8]?)? {
         guard let removed = locate(key: key, hash: Self.hash(key), decoding: decoding) else { return nil }
-        let text = copying ? withBytes(of: removed.slot) { $0.map { [UInt8]($0) } } : nil
+        let text = copying ? text(of: removed.slot) : nil
         removeBucket(of: removed.slot)
         release(removed.slot)
         slots[Int(removed.slot)].offset = -1
@@ -232,82 +216,46 @@ struct ItemTable: Sendable {
         return (removed.slot, removed.item, text)
     }
 
-    /// Makes room for `count` items in all, so that loading them grows nothing step by step.
-    mutating func reserveCapacity(_ count: Int) {
+    /// Makes room for `count` items in all, of about `packedBytes` bytes each, so that loading them grows nothing
+    /// step by step.
+    mutating func reserveCapacity(_ count: Int, packedBytes: Int = 0) {
         slots.reserveCapacity(count)
-        inBase.reserveCapacity(count / 64 + 1)
+        arena.reserveCapacity(arena.count + max(0, count - self.count) * packedBytes)
         var capacity = max(16, buckets.count)
         while (count + 1) * 4 > capacity * 3 { capacity *= 2 }
         if capacity > buckets.count { rehash(capacity: capacity) }
     }
 
-    /// Whether no item was ever stored (a base buffer can be adopted).
-    var hasNoSlots: Bool { slots.isEmpty }
-
-    /// Whether `bytes` is this table's base buffer (the same storage, not merely equal bytes).
-    func shares(base bytes: [UInt8]) -> Bool {
-        base.withUnsafeBytes { own in bytes.withUnsafeBytes { own.baseAddress == $0.baseAddress && own.count == $0.count } }
+    /// Sets the shape items are packed with, when the table has none yet (an item of other keys is stored as text).
+    mutating func adopt(shape newShape: JSONObjectShape?) {
+        if shape == nil { shape = newShape }
     }
 
-    /// Makes `bytes` the shared buffer that ``load(_:key:)`` refers into. Only a table with no slots takes one.
-    mutating func adopt(base bytes: [UInt8]) {
-        guard slots.isEmpty else { return }
-        base = bytes
-    }
-
-    /// Stores the item whose JSON text is `range` of the base buffer under `key`, as an upsert would. Returns
+    /// Stores the item whose packed form (with ``shape``) is `packed` under `key`, as an upsert would. Returns
     /// the slot and whether it replaced an item (whose slot it keeps).
     @discardableResult
-    mutating func load(_ range: Range<Int>, key: String) -> (slot: Int32, replaced: Bool) {
+    mutating func load(packed: UnsafeRawBufferPointer, key: String) -> (slot: Int32, replaced: Bool) {
         let hash = Self.hash(key)
+        let start = arena.count
+        arena.append(contentsOf: packed)
+        defer { reclaimIfWasteful() }
         if let slot = slot(of: key, hash: hash) {
             release(slot)
-            slots[Int(slot)].offset = range.lowerBound
-            slots[Int(slot)].length = UInt32(range.count)
-            setInBase(slot, true)
-            baseLive += range.count
+            slots[Int(slot)].offset = start
+            slots[Int(slot)].length = UInt32(packed.count)
             return (slot, true)
         }
-        let slot = allocate(Slot(offset: range.lowerBound, length: UInt32(range.count), hash: hash), inBase: true)
-        baseLive += range.count
-        if shape == nil { learnShape(from: slot) }
-        return (slot, false)
-    }
-
-    /// Learns ``shape`` from the item in `slot`.
-    private mutating func learnShape(from slot: Int32) {
-        var learned: JSONObjectShape?
-        _ = withBytes(of: slot) { bytes in
-            bytes.map { JSONReader.result($0.assumingMemoryBound(to: UInt8.self), shape: &learned) }
-        }
-        shape = learned
+        return (allocate(Slot(offset: start, length: UInt32(packed.count), hash: hash)), false)
     }
 
     // MARK: Storage
 
-    private func isInBase(_ slot: Int32) -> Bool {
-        let index = Int(slot)
-        return index / 64 < inBase.count && inBase[index / 64] & (1 << UInt64(index % 64)) != 0
-    }
-
-    private mutating func setInBase(_ slot: Int32, _ flag: Bool) {
-        let index = Int(slot)
-        while inBase.count <= index / 64 { inBase.append(0) }
-        if flag { inBase[index / 64] |= 1 << UInt64(index % 64) } else { inBase[index / 64] &= ~(1 << UInt64(index % 64)) }
-    }
-
-    /// Counts the bytes of `slot`'s current text as garbage.
+    /// Counts the bytes of `slot`'s current packed form as garbage.
     private mutating func release(_ slot: Int32) {
-        let length = Int(slots[Int(slot)].length)
-        if isInBase(slot) {
-            baseLive -= length
-            setInBase(slot, false)
-        } else {
-            arenaGarbage += length
-        }
+        arenaGarbage += Int(slots[Int(slot)].length)
     }
 
-    private mutating func allocate(_ place: Slot, inBase flag: Bool) -> Int32 {
+    private mutating func allocate(_ place: Slot) -> Int32 {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -316,7 +264,6 @@ struct ItemTable: Sendable {
             slot = Int32(slots.count)
             slots.append(place)
         }
-        setInBase(slot, flag)
         count += 1
         if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) } else { insertBucket(slot) }
         return slot
@@ -357,28 +304,17 @@ struct ItemTable: Sendable {
         for slot in slots.indices where !slots[slot].isFree { insertBucket(Int32(slot)) }
     }
 
-    /// Copies the live items out of a buffer that is mostly garbage (and drops a base buffer no item uses).
+    /// Copies the live items out of a buffer that is mostly garbage.
     private mutating func reclaimIfWasteful() {
-        if baseLive == 0 && !base.isEmpty { base = [] }
-        let baseWasteful = baseLive > 0 && base.count > 1 << 20 && baseLive * 2 < base.count
-        let arenaWasteful = arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.count
-        guard baseWasteful || arenaWasteful else { return }
+        guard arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.count else { return }
         var fresh: [UInt8] = []
-        fresh.reserveCapacity(arena.count - arenaGarbage + (baseWasteful ? baseLive : 0))
+        fresh.reserveCapacity(arena.count - arenaGarbage)
         for index in slots.indices where !slots[index].isFree {
-            let slot = Int32(index)
-            let fromBase = isInBase(slot)
-            guard !fromBase || baseWasteful else { continue }
             let start = fresh.count
-            withBytes(of: slot) { if let bytes = $0 { fresh.append(contentsOf: bytes) } }
+            withPacked(Int32(index)) { if let bytes = $0 { fresh.append(contentsOf: bytes) } }
             slots[index].offset = start
-            if fromBase { setInBase(slot, false) }
         }
         arena = fresh
         arenaGarbage = 0
-        if baseWasteful {
-            base = []
-            baseLive = 0
-        }
     }
 }

@@ -83,7 +83,7 @@ struct TableIndex: Sendable {
 
     /// Adds the entry of the item in `slot` whose indexed values encode as `values`, as ``appendUnsorted(_:)``
     /// does, without building the entry apart first.
-    mutating func appendUnsorted(values: [UInt8], slot: Int32) {
+    mutating func appendUnsorted(values: UnsafeRawBufferPointer, slot: Int32) {
         let start = bytes.count
         bytes.append(contentsOf: values)
         OrderedKey.append(slot: slot, to: &bytes)

@@ -1,10 +1,48 @@
-/// One item of a snapshot, parsed while opening: where its JSON text lies in the snapshot's bytes, its key
-/// (``ItemID/key(_:)`` of its id), and the ``OrderedKey`` encoding of each of its table's indexed value lists, in
-/// declaration order.
+/// One item of a snapshot, parsed while opening: its key (``ItemID/key(_:)`` of its id), its packed form
+/// (``PackedObject``, with its table's shape), and the ``OrderedKey`` encoding of each of its table's indexed value
+/// lists, in declaration order; all in one buffer, so that parsing a line allocates once.
 struct LoadedItem: Sendable {
-    var range: Range<Int>
-    var key: String
-    var indexValues: [[UInt8]]
+    /// The key's UTF-8, the packed form, then each index's values as a varint length and the bytes.
+    private var bytes: [UInt8]
+    private var keyLength: Int32
+    private var packedLength: Int32
+
+    init(packed: some Collection<UInt8>, key: String, indexValues: [[UInt8]]) {
+        let keyBytes = key.utf8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(keyBytes.count + packed.count + indexValues.reduce(0) { $0 + $1.count + 2 })
+        bytes.append(contentsOf: keyBytes)
+        bytes.append(contentsOf: packed)
+        for values in indexValues {
+            PackedValue.appendVarint(UInt64(values.count), to: &bytes)
+            bytes.append(contentsOf: values)
+        }
+        self.bytes = bytes
+        keyLength = Int32(keyBytes.count)
+        packedLength = Int32(packed.count)
+    }
+
+    var key: String {
+        String(decoding: bytes[0..<Int(keyLength)], as: UTF8.self)
+    }
+
+    var packedCount: Int { Int(packedLength) }
+
+    func withPacked<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(keyLength)..<Int(keyLength + packedLength)])) }
+    }
+
+    /// Calls `body` with each index's encoded values, in declaration order.
+    func forEachIndexValues(_ body: (Int, UnsafeRawBufferPointer) -> Void) {
+        bytes.withUnsafeBytes { raw in
+            var offset = Int(keyLength + packedLength), position = 0
+            while offset < raw.count, let length = PackedValue.readVarint(raw, at: &offset) {
+                body(position, UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + Int(length))]))
+                offset += Int(length)
+                position += 1
+            }
+        }
+    }
 }
 
 extension TableSet {
@@ -22,48 +60,56 @@ extension TableSet {
         }
     }
 
-    /// Makes room in `table` and its indexes for `count` more items, each index entry of about the size of the
-    /// first item's (`sample`).
+    /// The shape `table` packs its items with, if it has one.
+    func shape(table name: String) -> JSONObjectShape? {
+        tables[name]?.shape
+    }
+
+    /// Gives `table`, when it has no shape yet, the shape of the object on `line` (an item line of a snapshot,
+    /// with or without its trailing comma), so that the items loaded next are packed with it.
+    mutating func adoptShape(table name: String, learnedFrom line: UnsafeRawBufferPointer) {
+        var table = tables.removeValue(forKey: name) ?? ItemTable()
+        defer { tables[name] = table }
+        guard table.shape == nil else { return }
+        var learned: JSONObjectShape?
+        let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
+        _ = JSONReader.result(UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self), shape: &learned)
+        table.adopt(shape: learned)
+    }
+
+    /// Makes room in `table` and its indexes for `count` more items, each packed and indexed in about the size of
+    /// the first item's (`sample`).
     mutating func reserve(table name: String, items count: Int, sample: LoadedItem?) {
         var table = tables.removeValue(forKey: name) ?? ItemTable()
-        table.reserveCapacity(table.count + count)
+        let packed = sample?.packedCount ?? 0
+        var sizes: [Int] = []
+        sample?.forEachIndexValues { _, values in sizes.append(values.count) }
+        table.reserveCapacity(table.count + count, packedBytes: packed + packed / 8)
         tables[name] = table
         guard var list = indexes.removeValue(forKey: name) else { return }
         for position in list.indices {
-            let size = (sample?.indexValues.dropFirst(position).first?.count ?? 16) + 4
+            let size = (sizes.dropFirst(position).first ?? 16) + 4
             list[position].reserveCapacity(count, entryBytes: size + size / 8)
         }
         indexes[name] = list
     }
 
-    /// Upserts into `table` the items whose JSON text lies in `base` (a snapshot's bytes, which the table then
-    /// shares instead of copying them): the same result as ``apply(_:)`` with one `upsert` of the items, in order.
-    /// Several calls may load one table from the same `base`; ``finishLoading(table:replacedAny:)`` must follow
-    /// the last. Returns whether an item replaced one loaded before (a repeated id).
-    mutating func load(_ items: [LoadedItem], table name: String, base: [UInt8]) -> Bool {
+    /// Upserts the packed `items` into `table` (packed with its shape): the same result as ``apply(_:)`` with one
+    /// `upsert` of the items, in order. Several calls may load one table; ``finishLoading(table:replacedAny:)``
+    /// must follow the last. Returns whether an item replaced one loaded before (a repeated id).
+    mutating func load(_ items: [LoadedItem], table name: String) -> Bool {
         var table = tables.removeValue(forKey: name) ?? ItemTable()
         var list = indexes.removeValue(forKey: name) ?? []
         defer {
             tables[name] = table
             if !list.isEmpty { indexes[name] = list }
         }
-        if table.hasNoSlots { table.adopt(base: base) }
-        let shared = table.shares(base: base)
         var replacedAny = false
         for item in items {
-            let (slot, replaced): (Int32, Bool)
-            if shared {
-                (slot, replaced) = table.load(item.range, key: item.key)
-            } else {
-                // The table holds other items already: store a copy of the text instead.
-                let decoded = base.withUnsafeBufferPointer { JSONReader.result(UnsafeBufferPointer(rebasing: $0[item.range])) }
-                guard case .success(.object(let object)) = decoded else { continue }
-                let upserted = table.upsert(object, key: item.key)
-                (slot, replaced) = (upserted.slot, upserted.replaced)
-            }
+            let (slot, replaced) = item.withPacked { table.load(packed: $0, key: item.key) }
             replacedAny = replacedAny || replaced
-            for position in list.indices where position < item.indexValues.count {
-                list[position].appendUnsorted(values: item.indexValues[position], slot: slot)
+            item.forEachIndexValues { position, values in
+                if position < list.count { list[position].appendUnsorted(values: values, slot: slot) }
             }
         }
         return replacedAny

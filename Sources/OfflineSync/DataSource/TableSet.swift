@@ -70,24 +70,15 @@ public struct TableSet: Sendable {
     /// many items into a table with indexes has its new index entries built on a thread of their own meanwhile
     /// (`AddedIndexEntries`); the calling thread waits for them, briefly, before it returns.
     public mutating func apply(_ changes: [StoreChange]) {
-        apply(changes, itemTexts: [], at: [])
-    }
-
-    /// ``apply(_:)``, with the JSON text of each upserted item already written: `ranges` of `texts`, one per item
-    /// of the batch's upserts in order (the journal store passes its record's payload). Without ranges, items are
-    /// written here.
-    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>]) {
         var notRecording: BatchReversal?
-        apply(changes, itemTexts: texts, at: ranges, recording: &notRecording)
+        apply(changes, recording: &notRecording)
     }
 
-    /// ``apply(_:itemTexts:at:)``, noting in `reversal`, when there is one, what each change replaced or removed, so
-    /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
-    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>],
-                        recording reversal: inout BatchReversal?) {
+    /// ``apply(_:)``, noting in `reversal`, when there is one, what each change replaced or removed, so that
+    /// ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
+    mutating func apply(_ changes: [StoreChange], recording reversal: inout BatchReversal?) {
         let recording = reversal != nil
         var touched: [String: IndexedChanges] = [:]
-        var nextText = 0
         // The entries that large upserts add to indexes are built on another thread meanwhile.
         var aside: [Int: AddedIndexEntries] = [:]
         for (position, change) in changes.enumerated() {
@@ -105,13 +96,8 @@ public struct TableSet: Sendable {
                 let builder = aside[position]
                 var slots = [Int32?](repeating: nil, count: builder == nil ? 0 : items.count)
                 for (ordinal, item) in items.enumerated() {
-                    let range = nextText < ranges.count ? ranges[nextText] : nil
-                    nextText += 1
                     guard let key = ItemTable.key(of: item) else { continue }
-                    let (slot, _, previous, previousText) = texts.withUnsafeBytes { raw in
-                        table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
-                                     decodingPrevious: tracks, copyingPrevious: recording)
-                    }
+                    let (slot, _, previous, previousText) = table.upsert(item, key: key, decodingPrevious: tracks, copyingPrevious: recording)
                     if builder == nil {
                         indexed?.record(slot: slot, previous: previous, final: item)
                     } else {

@@ -61,13 +61,12 @@ extension JournalDataSource {
     /// instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
     /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
     /// error is thrown: nothing changed.
-    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], payload: [UInt8],
-                        itemTexts: [Range<Int>]) throws(JournalError) {
+    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange]) throws(JournalError) {
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
         let write = writes.start { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
         var reversal: BatchReversal? = BatchReversal()
-        tables.apply(changes, itemTexts: payload, at: itemTexts, recording: &reversal)
+        tables.apply(changes, recording: &reversal)
         do {
             try record(write.wait())
         } catch {

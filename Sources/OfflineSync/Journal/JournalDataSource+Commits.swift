@@ -2,9 +2,8 @@
 struct PendingCommit: Sendable {
     /// The batch, with filtered deletes already resolved to ids.
     var changes: [StoreChange]
-    /// The record's payload; the items' texts in it are kept as the stored items.
+    /// The record's payload.
     var payload: [UInt8]
-    var itemTexts: [Range<Int>]
     /// Whether the apply waits for a sync (false for ``Durability/buffered`` and deferred applies).
     var sync: Bool
     var continuation: CheckedContinuation<Void, any Error>
@@ -29,22 +28,21 @@ extension JournalDataSource {
         }
         var payload: [UInt8] = []
         payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        var itemTexts: [Range<Int>] = []
-        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
+        JournalPayload.write(resolved, into: &payload)
         try checkSize(payload)
         if options.writeThread == .shared, !pipeline.groupsBatches {
             let (buffer, sequence) = records(of: [payload])
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try appendApplying(buffer, sync: sync, changes: resolved, payload: payload, itemTexts: itemTexts)
+                try appendApplying(buffer, sync: sync, changes: resolved)
                 countWritten(lastSequence: sequence, records: 1)
                 return
             }
             try appendInPlace(buffer, sync: sync)
-            applyWritten(lastSequence: sequence, [(resolved, payload, itemTexts)])
+            applyWritten(lastSequence: sequence, [resolved])
             return
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let commit = PendingCommit(changes: resolved, payload: payload, itemTexts: itemTexts, sync: sync, continuation: continuation)
+            let commit = PendingCommit(changes: resolved, payload: payload, sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))
         }
     }
@@ -80,7 +78,7 @@ extension JournalDataSource {
         do {
             if let failure { throw failure }
             try await appendAway(buffer, sync: group.contains(where: \.sync))
-            applyWritten(lastSequence: sequence, group.map { ($0.changes, $0.payload, $0.itemTexts) })
+            applyWritten(lastSequence: sequence, group.map(\.changes))
             for commit in group { commit.continuation.resume() }
         } catch {
             for commit in group { commit.continuation.resume(throwing: error) }
@@ -100,11 +98,9 @@ extension JournalDataSource {
         return (buffer, sequence)
     }
 
-    /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items'
-    /// texts from its payload, and counts the records.
-    private func applyWritten(lastSequence sequence: Int64,
-                              _ batches: [(changes: [StoreChange], payload: [UInt8], itemTexts: [Range<Int>])]) {
-        for batch in batches { tables.apply(batch.changes, itemTexts: batch.payload, at: batch.itemTexts) }
+    /// After a successful write of records up to `sequence`: applies the batches in order and counts the records.
+    private func applyWritten(lastSequence sequence: Int64, _ batches: [[StoreChange]]) {
+        for batch in batches { tables.apply(batch) }
         countWritten(lastSequence: sequence, records: batches.count)
     }
 

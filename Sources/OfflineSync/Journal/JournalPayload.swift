@@ -28,13 +28,6 @@ enum JournalPayload {
 
     /// Appends the payload for `changes`, which hold no filtered `deleteAll`.
     static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) {
-        var itemTexts: [Range<Int>] = []
-        write(changes, into: &buffer, itemTexts: &itemTexts)
-    }
-
-    /// Appends the payload for `changes` and, to `itemTexts`, where each upserted item's JSON text lies in
-    /// `buffer`, in the batch's order: the tables then store that text instead of writing the item again.
-    static func write(_ changes: [StoreChange], into buffer: inout [UInt8], itemTexts: inout [Range<Int>]) {
         let writer = JSONWriter()
         buffer.append(UInt8(ascii: "["))
         for (index, change) in changes.enumerated() {
@@ -44,11 +37,7 @@ enum JournalPayload {
                 buffer.append(contentsOf: #"{"upsert":"#.utf8)
                 writer.writeString(table, into: &buffer)
                 buffer.append(contentsOf: #","items":"#.utf8)
-                appendList(items, into: &buffer) { item, buffer in
-                    let start = buffer.count
-                    writer.write(item, into: &buffer)
-                    itemTexts.append(start..<buffer.count)
-                }
+                appendList(items, into: &buffer) { item, buffer in writer.write(item, into: &buffer) }
                 buffer.append(UInt8(ascii: "}"))
             case .delete(let table, let ids):
                 buffer.append(contentsOf: #"{"delete":"#.utf8)

@@ -3,6 +3,11 @@
 #elseif canImport(Darwin)
 @preconcurrency import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Splitting a file into lines and decoding them on every core: the hot path of opening a large store.
 enum ParallelLines {
@@ -24,14 +29,14 @@ enum ParallelLines {
     }
 
     /// `transform` applied to every range, in order, spread over the available cores in contiguous chunks.
-    static func map<T: Sendable>(_ ranges: [Range<Int>], of bytes: [UInt8],
+    static func map<Bytes: ContiguousBytes & Sendable, T: Sendable>(_ ranges: [Range<Int>], of bytes: Bytes,
                                  _ transform: @escaping @Sendable (UnsafeRawBufferPointer) -> T) async -> [T] {
         await map(ranges, of: bytes, state: {}) { _, line in transform(line) }
     }
 
     /// Like ``map(_:of:_:)``, with a state that `transform` carries from one line to the next within a chunk
     /// (each chunk starts from `state()`), such as the reader's last object shape.
-    static func map<State, T: Sendable>(_ ranges: [Range<Int>], of bytes: [UInt8], state: @escaping @Sendable () -> State,
+    static func map<Bytes: ContiguousBytes & Sendable, State, T: Sendable>(_ ranges: [Range<Int>], of bytes: Bytes, state: @escaping @Sendable () -> State,
                                         _ transform: @escaping @Sendable (inout State, UnsafeRawBufferPointer) -> T) async -> [T] {
         let totalBytes = ranges.reduce(0) { $0 + $1.count }
         let cores = max(1, activeProcessorCount())

@@ -34,9 +34,12 @@ struct StoreReading: Sendable {
         if let generation = manifest.snapshot {
             let path = layout.snapshotPath(generation)
             do throws(JournalError) {
-                let bytes = try fileSystem.readFile(path)
-                reading.snapshotBytes = Int64(bytes.count)
-                let snapshot = try await SnapshotReader.read(bytes, path: path, indexes: indexes)
+                let file = try fileSystem.open(path, mode: .readOnly)
+                defer { fileSystem.close(file) }
+                let size = Int(try fileSystem.size(file))
+                reading.snapshotBytes = Int64(size)
+                let source = SnapshotSource(file: file, path: path, count: size, fileSystem: fileSystem)
+                let snapshot = try await SnapshotReader.read(source, path: path, indexes: indexes)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
                 }

@@ -33,25 +33,28 @@ struct ItemTableTests {
         #expect(Set(table.items.compactMap { $0["id"]?.stringValue }) == Set(model.keys))
     }
 
-    @Test func itemsLoadedFromABaseBufferCanBeReplacedAndRemovedAndTheBufferIsDroppedOnceUnused() {
-        var base: [UInt8] = []
-        var ranges: [(String, Range<Int>)] = []
-        for index in 0..<3_000 {
-            let start = base.count
-            JSONWriter().write(["id": .string("B\(index)"), "text": .string(String(repeating: "t", count: 400))], into: &base)
-            ranges.append(("b\(index)", start..<base.count))
-            base.append(0x0A)
-        }
+    @Test func itemsLoadedPackedCanBeReplacedAndRemovedAndItemsOfOtherKeysKeepTheirs() throws {
         var table = ItemTable()
-        table.adopt(base: base)
-        #expect(table.shares(base: base))
-        for (key, range) in ranges { table.load(range, key: key) }
+        let shape = JSONObjectShape(keys: ["id", "text", "at"])
+        table.adopt(shape: shape)
+        for index in 0..<3_000 {
+            let item: JSONObject = ["id": .string("B\(index)"), "text": .string(String(repeating: "t", count: 400)),
+                                    "at": "2026-11-29T09:29:49.062Z"]
+            var packed: [UInt8] = []
+            PackedObject.append(item, shape: shape, to: &packed)
+            #expect(packed.first == PackedObject.shaped)
+            packed.withUnsafeBytes { _ = table.load(packed: $0, key: "b\(index)") }
+        }
         #expect(table.count == 3_000)
-        #expect(table.find(key: "b7")?.item["id"] == "B7")
+        #expect(table.find(key: "b7")?.item == ["id": "B7", "text": .string(String(repeating: "t", count: 400)), "at": "2026-11-29T09:29:49.062Z"])
+        // Two thirds replaced by items of other keys (kept as text), so the garbage is reclaimed.
         for index in 0..<3_000 where index % 3 != 0 { table.upsert(["id": .string("B\(index)"), "n": 1], key: "b\(index)") }
-        #expect(!table.shares(base: base), "two thirds of the base are garbage: its live items moved to the arena")
+        #expect(table.shape === shape, "the shape items were packed with stays")
         #expect(table.find(key: "b3")?.item["text"]?.stringValue?.count == 400)
         #expect(table.find(key: "b4")?.item == ["id": "B4", "n": 1])
+        var text: [UInt8] = []
+        table.withBytes(of: 0) { text = $0.map { [UInt8]($0) } ?? [] }
+        #expect(try JSONValue(parsing: text) == .object(table.decode(0) ?? [:]))
         for index in 0..<3_000 { table.remove(key: "b\(index)") }
         #expect(table.isEmpty)
         #expect(Array(table.decodedItems).isEmpty)

@@ -1,8 +1,8 @@
 import Testing
 @testable import OfflineSync
 
-/// Opening a store loads the snapshot's items with keys computed while parsing (`TableSet.load`), sharing the
-/// snapshot's bytes; the tables and their indexes must come out exactly as `apply` of the same upserts makes them.
+/// Opening a store loads the snapshot's items packed, with keys computed while parsing (`TableSet.load`); the
+/// tables and their indexes must come out exactly as `apply` of the same upserts makes them.
 struct TableSetBulkLoadTests {
     static let items: [JSONObject] = [
         ["id": "abc", "n": 1],
@@ -14,28 +14,28 @@ struct TableSetBulkLoadTests {
         ["n": 7],
     ]
 
-    /// `items` as the lines of a base buffer, with the `LoadedItem`s that point into it (items without a string
-    /// id are left out, as the snapshot reader leaves them out).
-    static func base(of items: [JSONObject], indexFields: [[String]] = []) -> ([UInt8], [LoadedItem]) {
-        var bytes: [UInt8] = []
-        var loaded: [LoadedItem] = []
-        for item in items {
-            let start = bytes.count
-            JSONWriter().write(item, into: &bytes)
-            if let key = ItemTable.key(of: item) {
-                loaded.append(LoadedItem(range: start..<bytes.count, key: key, indexValues: TableSet.indexValues(of: item, indexFields)))
-            }
-            bytes.append(0x0A)
+    /// `items` packed for `table` of `tables` as the snapshot reader packs them (the table learns its shape from the
+    /// first item's text when it has none), leaving out the items without a string id as the reader does.
+    static func packed(_ items: [JSONObject], table: String, in tables: inout TableSet, indexFields: [[String]] = []) -> [LoadedItem] {
+        if let first = items.first {
+            JSONValue.object(first).jsonBytes().withUnsafeBytes { tables.adoptShape(table: table, learnedFrom: $0) }
         }
-        return (bytes, loaded)
+        let shape = tables.shape(table: table)
+        return items.compactMap { item in
+            guard let key = ItemTable.key(of: item) else { return nil }
+            var packed: [UInt8] = []
+            let text = JSONValue.object(item).jsonBytes()
+            _ = text.withUnsafeBufferPointer { PackedObject.append(json: $0, shape: shape, to: &packed) }
+            return LoadedItem(packed: packed, key: key, indexValues: TableSet.indexValues(of: item, indexFields))
+        }
     }
 
     @Test func bulkLoadEqualsApplyingTheSameUpserts() {
         var applied = TableSet()
         applied.apply([.upsert(table: "T", items: Self.items)])
         var loaded = TableSet()
-        let (base, items) = Self.base(of: Self.items)
-        let replaced = loaded.load(items, table: "T", base: base)
+        let items = Self.packed(Self.items, table: "T", in: &loaded)
+        let replaced = loaded.load(items, table: "T")
         loaded.finishLoading(table: "T", replacedAny: replaced)
         #expect(replaced, "two ids share a key")
         #expect(loaded.count(table: "T") == applied.count(table: "T"))
@@ -52,8 +52,8 @@ struct TableSetBulkLoadTests {
         applied.apply([.upsert(table: "T", items: [["id": "old", "n": 0], ["id": "abc", "n": -1]])])
         var loaded = applied
         applied.apply([.upsert(table: "T", items: Self.items)])
-        let (base, items) = Self.base(of: Self.items)
-        loaded.finishLoading(table: "T", replacedAny: loaded.load(items, table: "T", base: base))
+        let items = Self.packed(Self.items, table: "T", in: &loaded)
+        loaded.finishLoading(table: "T", replacedAny: loaded.load(items, table: "T"))
         #expect(loaded.count(table: "T") == 4)
         for id in ["old", "abc", "ünïcode-été", "bdd73226-2feb-4e95-a8ef-e333b266f103"] {
             #expect(loaded.item(table: "T", id: id) == applied.item(table: "T", id: id), "id \(id)")
@@ -66,8 +66,8 @@ struct TableSetBulkLoadTests {
         try applied.defineIndexes([index])
         try loaded.defineIndexes([index])
         applied.apply([.upsert(table: "T", items: Self.items)])
-        let (base, items) = Self.base(of: Self.items, indexFields: [["n"]])
-        loaded.finishLoading(table: "T", replacedAny: loaded.load(items, table: "T", base: base))
+        let items = Self.packed(Self.items, table: "T", in: &loaded, indexFields: [["n"]])
+        loaded.finishLoading(table: "T", replacedAny: loaded.load(items, table: "T"))
         for query in [Query(table: "T", orderBy: [.descending("n")]), Query(table: "T", filter: Field("n") > 2, orderBy: [.ascending("n")])] {
             #expect(try loaded.explain(query).index == index)
             #expect(try loaded.read(query) == applied.read(query))
@@ -77,7 +77,7 @@ struct TableSetBulkLoadTests {
 
     @Test func bulkLoadOfAnEmptyTableLeavesNoTable() {
         var tables = TableSet()
-        tables.finishLoading(table: "T", replacedAny: tables.load([], table: "T", base: []))
+        tables.finishLoading(table: "T", replacedAny: tables.load([], table: "T"))
         #expect(tables.tableNames.isEmpty)
     }
 
