@@ -116,7 +116,7 @@ struct ItemTable: Sendable {
     }
 
     /// Calls `body` with the JSON text of the item in `slot` (nil for a free slot), written for the call.
-    func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+    func withText<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         guard let text = text(of: slot) else { return body(nil) }
         return text.withUnsafeBytes(body)
     }
@@ -206,7 +206,7 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func remove(key: String, decoding: Bool = false, copying: Bool = false) -> (slot: Int32, item: JSONObject?, text: [UInt8]?)? {
         guard let removed = locate(key: key, hash: Self.hash(key), decoding: decoding) else { return nil }
-        let text = copying ? text(of: removed.slot) : nil
+        let text = copying ? self.text(of: removed.slot) : nil
         removeBucket(of: removed.slot)
         release(removed.slot)
         slots[Int(removed.slot)].offset = -1

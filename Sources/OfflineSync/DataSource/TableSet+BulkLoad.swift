@@ -22,6 +22,14 @@ struct LoadedItem: Sendable {
         packedLength = Int32(packed.count)
     }
 
+    /// An item whose `bytes` hold its key's UTF-8 (`keyLength` bytes), its packed form (`packedLength` bytes), then
+    /// each index's values as a varint length and the bytes.
+    init(bytes: [UInt8], keyLength: Int, packedLength: Int) {
+        self.bytes = bytes
+        self.keyLength = Int32(keyLength)
+        self.packedLength = Int32(packedLength)
+    }
+
     var key: String {
         String(decoding: bytes[0..<Int(keyLength)], as: UTF8.self)
     }

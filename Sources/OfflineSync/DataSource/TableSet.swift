@@ -28,7 +28,7 @@ public struct TableSet: Sendable {
     func forEachItemText<Failure: Error>(table: String, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
         guard let items = tables[table] else { return }
         func emit(_ slot: Int32) throws(Failure) {
-            let outcome: Result<Void, Failure> = items.withBytes(of: slot) { text in
+            let outcome: Result<Void, Failure> = items.withText(of: slot) { text in
                 guard let text else { return .success(()) }
                 do throws(Failure) { try body(text) } catch { return .failure(error) }
                 return .success(())

@@ -60,12 +60,16 @@ enum SnapshotReader {
     /// Starts parsing `lines` of `block`, item lines of `table` (whose shape and indexes `tables` holds).
     private static func parse(_ lines: [Range<Int>], of block: SnapshotBlock, table: String, tables: TableSet) -> Task<[ParsedLine], Never> {
         let shape = tables.shape(table: table)
-        let fields = tables.indexFields(table: table)
         var keys = shape?.keys ?? []
-        if !keys.contains("id") { keys.append("id") }
-        for field in fields.joined() where !keys.contains(field) { keys.append(field) }
+        func position(_ key: String) -> Int {
+            if let found = keys.firstIndex(of: key) { return found }
+            keys.append(key)
+            return keys.count - 1
+        }
+        let id = position("id")
+        let fields = tables.indexFields(table: table).map { $0.map(position) }
         return Task { [keys] in
-            await ParallelLines.map(lines, of: block) { parseLine($0, keys: keys, shape: shape, fields: fields) }
+            await ParallelLines.map(lines, of: block) { parseLine($0, keys: keys, shape: shape, id: id, fields: fields) }
         }
     }
 
@@ -164,30 +168,50 @@ enum SnapshotReader {
         }
     }
 
-    /// One item line's id key, packed form and encoded index values. `keys` are the members to read: the shape's
-    /// keys, then the id and every indexed field not among them; `fields` the field lists of the table's indexes.
-    private static func parseLine(_ line: UnsafeRawBufferPointer, keys: [String], shape: JSONObjectShape?, fields: [[String]]) -> ParsedLine {
+    /// One item line's id key, packed form and encoded index values, in one buffer (``LoadedItem``). `keys` are
+    /// the members to read: the shape's keys, then the id and every indexed field not among them; `id` is the id's
+    /// position among them and `fields` the positions of each index's fields.
+    private static func parseLine(_ line: UnsafeRawBufferPointer, keys: [String], shape: JSONObjectShape?, id: Int, fields: [[Int]]) -> ParsedLine {
         let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
         let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
         var members = 0
         guard case .success(let ranges) = JSONReader.skimObject(text, keys: keys, memberCount: &members) else { return .invalid }
-        func value(_ key: String) -> JSONValue {
-            guard let position = keys.firstIndex(of: key), let range = ranges[position],
-                  case .success(let value) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range]))
-            else { return .null }
-            return value
-        }
-        guard case .string(let id) = value("id") else { return .withoutID }
-        let indexValues = fields.map { list in
-            var encoded: [UInt8] = []
-            for field in list { OrderedKey.append(value(field), to: &encoded) }
-            return encoded
-        }
-        var packed: [UInt8] = []
-        packed.reserveCapacity(text.count)
+        guard let idRange = ranges[id] else { return .withoutID }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        guard appendKey(of: UnsafeBufferPointer(rebasing: text[idRange]), to: &bytes) else { return .withoutID }
+        let keyLength = bytes.count
         let shapeRanges = ranges[0..<(shape?.keys.count ?? 0)]
-        guard PackedObject.append(json: text, ranges: shapeRanges, memberCount: members, shape: shape, to: &packed) else { return .invalid }
-        return .item(LoadedItem(packed: packed, key: ItemID.key(id), indexValues: indexValues))
+        guard PackedObject.append(json: text, ranges: shapeRanges, memberCount: members, shape: shape, to: &bytes) else { return .invalid }
+        let packedLength = bytes.count - keyLength
+        var encoded: [UInt8] = []
+        for list in fields {
+            encoded.removeAll(keepingCapacity: true)
+            for position in list {
+                var value = JSONValue.null
+                if let range = ranges[position], case .success(let read) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range])) {
+                    value = read
+                }
+                OrderedKey.append(value, to: &encoded)
+            }
+            PackedValue.appendVarint(UInt64(encoded.count), to: &bytes)
+            bytes.append(contentsOf: encoded)
+        }
+        return .item(LoadedItem(bytes: bytes, keyLength: keyLength, packedLength: packedLength))
+    }
+
+    /// Appends the key (``ItemID/key(_:)``) of the id whose JSON text is `json`; false when it is not a string. A
+    /// printable-ASCII id without escapes is lower-cased straight from its bytes.
+    private static func appendKey(of json: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
+        guard json.count >= 2, json[0] == UInt8(ascii: "\"") else { return false }
+        let content = UnsafeBufferPointer(rebasing: json[1..<(json.count - 1)])
+        if content.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\\") }) {
+            for byte in content { bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+            return true
+        }
+        guard case .success(.string(let id)) = JSONReader.result(json) else { return false }
+        bytes.append(contentsOf: ItemID.key(id).utf8)
+        return true
     }
 
     /// One item line, parsed.

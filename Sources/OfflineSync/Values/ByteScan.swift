@@ -16,4 +16,20 @@ enum ByteScan {
     static func hasNonASCII(_ word: UInt64) -> Bool {
         word & high != 0
     }
+
+    /// Whether some byte of `bytes` is `\`, eight bytes at a time.
+    static func containsBackslash(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (0x5C &* ones)
+            if (word &- ones) & ~word & high != 0 { return true }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x5C { return true }
+            index += 1
+        }
+        return false
+    }
 }

@@ -71,7 +71,7 @@ enum PackedObject {
     private static func appendValue(_ json: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) -> Bool {
         guard let first = json.first else { return false }
         switch first {
-        case UInt8(ascii: "\"") where json.count >= 2 && !json.contains(UInt8(ascii: "\\")):
+        case UInt8(ascii: "\"") where json.count >= 2 && !ByteScan.containsBackslash(json):
             PackedValue.appendString(UnsafeBufferPointer(rebasing: json[1..<(json.count - 1)]), to: &buffer)
         case UInt8(ascii: "t"): buffer.append(PackedValue.true)
         case UInt8(ascii: "f"): buffer.append(PackedValue.false)

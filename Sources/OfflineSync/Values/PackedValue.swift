@@ -40,7 +40,7 @@ enum PackedValue {
             // JSONWriter writes a non-finite double as null.
             guard number.isFinite else { return buffer.append(null) }
             buffer.append(double)
-            withUnsafeBytes(of: number.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
+            appendBytes(of: number.bitPattern.littleEndian, to: &buffer)
         case .string(let text):
             var text = text
             text.withUTF8 { appendString($0, to: &buffer) }
@@ -57,11 +57,11 @@ enum PackedValue {
     static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
         if utf8.count == 36, let (high, low, upper) = uuid(utf8) {
             buffer.append(upper ? upperUUID : lowerUUID)
-            withUnsafeBytes(of: high.bigEndian) { buffer.append(contentsOf: $0) }
-            withUnsafeBytes(of: low.bigEndian) { buffer.append(contentsOf: $0) }
+            appendBytes(of: high.bigEndian, to: &buffer)
+            appendBytes(of: low.bigEndian, to: &buffer)
         } else if utf8.count == 24, let milliseconds = TimestampText.milliseconds(utf8) {
             buffer.append(timestamp)
-            withUnsafeBytes(of: milliseconds.littleEndian) { buffer.append(contentsOf: $0) }
+            appendBytes(of: milliseconds.littleEndian, to: &buffer)
         } else if (1...32).contains(utf8.count), isLowerHex(utf8) {
             buffer.append(lowerHex)
             buffer.append(UInt8(utf8.count))
@@ -77,6 +77,11 @@ enum PackedValue {
             appendVarint(UInt64(utf8.count), to: &buffer)
             buffer.append(contentsOf: utf8)
         }
+    }
+
+    /// Appends the 8 bytes of `value` as they lie in memory.
+    private static func appendBytes<Value: FixedWidthInteger>(of value: Value, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value) { buffer.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
