@@ -24,9 +24,9 @@ extension BenchRunner {
     func runSyncPush() async throws {
         let remote = InMemoryRemote(pageSize: 1000)
         let (store, context, records) = try await queuedInserts(sizes.syncPushOperations, remote: remote, directory: "s2")
-        let start = MonotonicClock.now()
+        let (start, startCPU) = (MonotonicClock.now(), MonotonicClock.processCPU())
         let result = try await context.push()
-        let seconds = MonotonicClock.now() - start
+        let (seconds, cpuSeconds) = (MonotonicClock.now() - start, MonotonicClock.processCPU() - startCPU)
         let onServer = await remote.items(table: BenchmarkRecords.table).count
         let queued = try await context.pendingOperationCount()
         try await store.close()
@@ -35,6 +35,7 @@ extension BenchRunner {
                 workload: "S2", detail: "pushed \(result.pushed), the back end holds \(onServer), \(queued) still queued; expected \(records.count)")
         }
         try report.record("S2", "s2_push_ops_per_s", Double(records.count) / seconds, "ops/s")
+        try report.record("S2", "s2_push_cpu_us_per_op", cpuSeconds * 1e6 / Double(records.count), "us")
     }
 
     /// A fresh `.always` store in the workload's `directory` with `count` benchmark records inserted offline, and a

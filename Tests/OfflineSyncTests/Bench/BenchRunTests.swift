@@ -16,7 +16,7 @@ struct BenchRunTests {
         "w3_records_per_s": "records/s", "w4_open_ms": "ms", "w5_query_us": "us", "w6_reads_per_s": "reads/s",
         "w7_peak_rss_mb": "MiB", "w1_commit_p50_us": "us", "w1_commit_p99_us": "us", "w2_write_p50_us": "us",
         "w2_write_p99_us": "us", "w5_query_p99_us": "us", "w7_base_rss_mb": "MiB",
-        "s1_pull_records_per_s": "records/s", "s2_push_ops_per_s": "ops/s",
+        "s1_pull_records_per_s": "records/s", "s2_push_ops_per_s": "ops/s", "s2_push_cpu_us_per_op": "us",
         "s3_push_s": "s", "s3_one_at_a_time_s": "s", "s3_speedup": "x",
         "s4_pull_s": "s", "s4_one_at_a_time_s": "s", "s4_speedup": "x",
         "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms",
