@@ -76,6 +76,24 @@ struct ItemTable: Sendable {
         probe(hash: hash) { storedKey(of: $0) == key }
     }
 
+    /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
+    /// when `decoding`, or nil; only its id is read otherwise.
+    private func locate(id: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
+        var found: JSONObject?
+        let slot = probe(hash: hash) { slot in
+            if decoding {
+                guard let item = decode(slot), case .string(let stored)? = item["id"], ItemID.haveSameKey(stored, id) else {
+                    return false
+                }
+                found = item
+                return true
+            }
+            guard let stored = storedID(of: slot) else { return false }
+            return ItemID.haveSameKey(stored, id)
+        }
+        return slot.map { ($0, found) }
+    }
+
     /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
     private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
         decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(of: key, hash: hash).map { ($0, nil) }
@@ -98,13 +116,18 @@ struct ItemTable: Sendable {
 
     /// The key of the item in `slot`, read from its text without building the other members.
     private func storedKey(of slot: Int32) -> String? {
+        storedID(of: slot).map(ItemID.key)
+    }
+
+    /// The id of the item in `slot`, read from its text without building the other members.
+    private func storedID(of slot: Int32) -> String? {
         withBytes(of: slot) { bytes in
             guard let text = bytes?.assumingMemoryBound(to: UInt8.self),
                   case .success(let ranges) = JSONReader.skimObject(text, keys: ["id"]), let range = ranges[0],
                   case .success(.string(let id)) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range])) else {
                 return nil
             }
-            return ItemID.key(id)
+            return id
         }
     }
 
@@ -168,30 +191,6 @@ struct ItemTable: Sendable {
     /// Every item, decoded one at a time as the sequence is iterated, in slot order.
     var decodedItems: DecodedItems { DecodedItems(table: self) }
 
-    /// The items of a table, decoded while iterated (a scan holds one decoded item at a time).
-    struct DecodedItems: Sequence {
-        let table: ItemTable
-
-        func makeIterator() -> Iterator { Iterator(table: table) }
-
-        struct Iterator: IteratorProtocol {
-            let table: ItemTable
-            var position = 0
-            var shape: JSONObjectShape?
-
-            init(table: ItemTable) { self.table = table }
-
-            mutating func next() -> JSONObject? {
-                while position < table.slots.count {
-                    let slot = Int32(position)
-                    position += 1
-                    if let item = table.decode(slot, shape: &shape) { return item }
-                }
-                return nil
-            }
-        }
-    }
-
     // MARK: Changes
 
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
@@ -201,13 +200,36 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
                          copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        let hash = Self.hash(key)
+        let located = locate(key: key, hash: hash, decoding: decodingPrevious)
+        return store(item, hash: hash, text: text, replacing: located, copyingPrevious: copyingPrevious)
+    }
+
+    /// ``upsert(_:key:text:decodingPrevious:copyingPrevious:)`` of the item whose id is `id`, without building its
+    /// key (``ItemID/key(_:)``) unless the id is not printable ASCII: the item held under the key is found by
+    /// comparing ids.
+    @discardableResult
+    mutating func upsert(_ item: JSONObject, id: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
+                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        var utf8 = id
+        guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else {
+            return upsert(item, key: ItemID.key(id), text: text, decodingPrevious: decodingPrevious, copyingPrevious: copyingPrevious)
+        }
+        let located = locate(id: id, hash: hash, decoding: decodingPrevious)
+        return store(item, hash: hash, text: text, replacing: located, copyingPrevious: copyingPrevious)
+    }
+
+    /// Stores `item` (its `text` when given) under the key whose hash is `hash`: in the slot of the item it
+    /// replaces, `located` (found by that key), or in a new one.
+    private mutating func store(_ item: JSONObject, hash: UInt32, text: UnsafeRawBufferPointer?,
+                                replacing located: (slot: Int32, item: JSONObject?)?, copyingPrevious: Bool)
+        -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
         if shape == nil { shape = JSONObjectShape(of: item) }
         let start = arena.count
         if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
         let length = UInt32(arena.count - start)
         defer { reclaimIfWasteful() }
-        let hash = Self.hash(key)
-        if let (slot, previous) = locate(key: key, hash: hash, decoding: decodingPrevious) {
+        if let (slot, previous) = located {
             let previousText = copyingPrevious ? withBytes(of: slot) { $0.map { [UInt8]($0) } } : nil
             release(slot)
             slots[Int(slot)].offset = start

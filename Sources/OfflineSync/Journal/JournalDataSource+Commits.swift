@@ -27,22 +27,29 @@ extension JournalDataSource {
             try checkWritable()
             resolved = resolveFilters(changes)
         }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
         var itemTexts: [Range<Int>] = []
-        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
-        try checkSize(payload)
         if options.writeThread == .shared, !pipeline.groupsBatches {
-            let (buffer, sequence) = records(of: [payload])
+            // The record is written around its payload in one buffer, whose items' texts the tables then keep.
+            let sequence = lastSequence + 1
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
+            let payloadBytes = JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, into: &buffer) {
+                JournalPayload.write(resolved, into: &$0, itemTexts: &itemTexts)
+            }
+            try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try appendApplying(buffer, sync: sync, changes: resolved, payload: payload, itemTexts: itemTexts)
+                try appendApplying(buffer, sync: sync, changes: resolved, itemTexts: itemTexts)
                 countWritten(lastSequence: sequence, records: 1)
                 return
             }
             try appendInPlace(buffer, sync: sync)
-            applyWritten(lastSequence: sequence, [(resolved, payload, itemTexts)])
+            applyWritten(lastSequence: sequence, [(resolved, buffer, itemTexts)])
             return
         }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
+        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
+        try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let commit = PendingCommit(changes: resolved, payload: payload, itemTexts: itemTexts, sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))

@@ -198,8 +198,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         if let failure { throw failure }
     }
 
-    func checkSize(_ payload: [UInt8]) throws(JournalError) {
-        let estimate = payload.count + 96
+    /// Throws ``JournalError/recordTooLarge(bytes:limit:)`` when a record of a payload of `payloadBytes` bytes would
+    /// pass ``JournalOptions/maximumRecordBytes``.
+    func checkSize(payloadBytes: Int) throws(JournalError) {
+        let estimate = payloadBytes + JournalRecord.envelopeBytes
         if estimate > options.maximumRecordBytes {
             throw JournalError.recordTooLarge(bytes: estimate, limit: options.maximumRecordBytes)
         }

@@ -131,6 +131,24 @@ struct JournalRecoveryTests {
         }
     }
 
+    @Test func aRecordWrittenAroundItsPayloadEqualsOneThatCopiesIt() throws {
+        let batch = Sample.batch(3)
+        var payload: [UInt8] = []
+        var texts: [Range<Int>] = []
+        JournalPayload.write(batch, into: &payload, itemTexts: &texts)
+        var copied: [UInt8] = Array("x".utf8), inPlace: [UInt8] = Array("x".utf8)
+        var textsInPlace: [Range<Int>] = []
+        JournalRecord.appendApply(sequence: 12, generation: 3, payload: payload, into: &copied)
+        let payloadBytes = JournalRecord.appendApply(sequence: 12, generation: 3, into: &inPlace) {
+            JournalPayload.write(batch, into: &$0, itemTexts: &textsInPlace)
+        }
+        #expect(inPlace == copied)
+        #expect(payloadBytes == payload.count)
+        // The items' texts lie where the tables will take them from.
+        #expect(textsInPlace.map { Array(inPlace[$0]) } == texts.map { Array(payload[$0]) })
+        #expect(!texts.isEmpty)
+    }
+
     @Test func recordOfAnotherGenerationIsCorruption() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
