@@ -18,7 +18,7 @@ extension JournalDataSource {
     /// actor, on the store's ``BlockingIOQueue`` for writes.
     func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
         var resolved = changes
-        if changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) {
+        if changes.contains(where: \.hasFilter) {
             // A filter must see every earlier batch: wait until the pipeline has written them (and, waiting, let no
             // transaction begin and end unseen).
             while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) {
@@ -33,8 +33,9 @@ extension JournalDataSource {
             let sequence = lastSequence + 1
             var buffer: [UInt8] = []
             buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
-            let payloadBytes = JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, into: &buffer) {
-                JournalPayload.write(resolved, into: &$0, itemTexts: &itemTexts)
+            let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
+                                                             into: &buffer) { (buffer) throws(DataSourceError) in
+                try JournalPayload.write(resolved, into: &buffer, itemTexts: &itemTexts)
             }
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
@@ -48,7 +49,7 @@ extension JournalDataSource {
         }
         var payload: [UInt8] = []
         payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
+        try JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
         try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let commit = PendingCommit(changes: resolved, payload: payload, itemTexts: itemTexts, sync: sync, continuation: continuation)

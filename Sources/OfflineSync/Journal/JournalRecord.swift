@@ -29,14 +29,15 @@ struct JournalRecord: Sendable {
 
     /// Appends one apply record (line and newline) whose payload `writePayload` appends in place, so that the
     /// payload is never copied; returns the payload's length in bytes.
+    /// - Throws: what `writePayload` throws, with `buffer` then holding part of the record.
     @discardableResult
-    static func appendApply(sequence: Int64, generation: Int64, into buffer: inout [UInt8],
-                            payload writePayload: (inout [UInt8]) -> Void) -> Int {
+    static func appendApply<Failure: Error>(sequence: Int64, generation: Int64, into buffer: inout [UInt8],
+                                            payload writePayload: (inout [UInt8]) throws(Failure) -> Void) throws(Failure) -> Int {
         let start = buffer.count
         LineFraming.begin(&buffer)
         appendEnvelope(sequence: sequence, generation: generation, kind: "apply", into: &buffer)
         let payloadStart = buffer.count
-        writePayload(&buffer)
+        try writePayload(&buffer)
         let payloadBytes = buffer.count - payloadStart
         buffer.append(UInt8(ascii: "}"))
         LineFraming.seal(&buffer, lineStart: start)

@@ -135,12 +135,12 @@ struct JournalRecoveryTests {
         let batch = Sample.batch(3)
         var payload: [UInt8] = []
         var texts: [Range<Int>] = []
-        JournalPayload.write(batch, into: &payload, itemTexts: &texts)
+        try JournalPayload.write(batch, into: &payload, itemTexts: &texts)
         var copied: [UInt8] = Array("x".utf8), inPlace: [UInt8] = Array("x".utf8)
         var textsInPlace: [Range<Int>] = []
         JournalRecord.appendApply(sequence: 12, generation: 3, payload: payload, into: &copied)
-        let payloadBytes = JournalRecord.appendApply(sequence: 12, generation: 3, into: &inPlace) {
-            JournalPayload.write(batch, into: &$0, itemTexts: &textsInPlace)
+        let payloadBytes = try JournalRecord.appendApply(sequence: 12, generation: 3, into: &inPlace) { (buffer) throws(DataSourceError) in
+            try JournalPayload.write(batch, into: &buffer, itemTexts: &textsInPlace)
         }
         #expect(inPlace == copied)
         #expect(payloadBytes == payload.count)
@@ -155,7 +155,7 @@ struct JournalRecoveryTests {
         let path = try await makeStore(directory, batches: 2)
         var bytes = try fileBytes(path)
         var payload: [UInt8] = []
-        JournalPayload.write(Sample.batch(3), into: &payload)
+        try JournalPayload.write(Sample.batch(3), into: &payload)
         JournalRecord.appendApply(sequence: 3, generation: 7, payload: payload, into: &bytes)
         JournalRecord.appendApply(sequence: 4, generation: 1, payload: payload, into: &bytes)
         try writeBytes(bytes, to: path)
