@@ -8,7 +8,7 @@
 struct ItemTable: Sendable {
     /// Where an item's JSON text lies.
     struct Slot: Sendable {
-        /// Offset in `base` (when ``inBase``) or `arena`; -1 for a free slot.
+        /// Offset in `base` (when ``inBase``) or location in `arena` (``ItemArena``); -1 for a free slot.
         var offset: Int
         var length: UInt32
         /// The low bits of the hash of the item's key, checked before a key is compared.
@@ -17,7 +17,7 @@ struct ItemTable: Sendable {
     }
 
     private var base: [UInt8] = []
-    private var arena: [UInt8] = []
+    private var arena = ItemArena()
     private var slots: [Slot] = []
     /// Whether slot i lies in `base`, one bit per slot.
     private var inBase: [UInt64] = []
@@ -171,8 +171,8 @@ struct ItemTable: Sendable {
     func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let place = slots[Int(slot)]
         guard !place.isFree else { return body(nil) }
-        let buffer = isInBase(slot) ? base : arena
-        return buffer.withUnsafeBytes { raw in
+        guard isInBase(slot) else { return arena.withBytes(at: place.offset, length: Int(place.length)) { body($0) } }
+        return base.withUnsafeBytes { raw in
             body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
         }
     }
@@ -225,9 +225,8 @@ struct ItemTable: Sendable {
                                 replacing located: (slot: Int32, item: JSONObject?)?, copyingPrevious: Bool)
         -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
         if shape == nil { shape = JSONObjectShape(of: item) }
-        let start = arena.count
-        if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
-        let length = UInt32(arena.count - start)
+        let (start, written) = text.map { (arena.append($0), $0.count) } ?? arena.append { JSONWriter().write(item, into: &$0) }
+        let length = UInt32(written)
         defer { reclaimIfWasteful() }
         if let (slot, previous) = located {
             let previousText = copyingPrevious ? withBytes(of: slot) { $0.map { [UInt8]($0) } } : nil
@@ -383,16 +382,14 @@ struct ItemTable: Sendable {
     private mutating func reclaimIfWasteful() {
         if baseLive == 0 && !base.isEmpty { base = [] }
         let baseWasteful = baseLive > 0 && base.count > 1 << 20 && baseLive * 2 < base.count
-        let arenaWasteful = arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.count
+        let arenaWasteful = arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.byteCount
         guard baseWasteful || arenaWasteful else { return }
-        var fresh: [UInt8] = []
-        fresh.reserveCapacity(arena.count - arenaGarbage + (baseWasteful ? baseLive : 0))
+        var fresh = ItemArena()
         for index in slots.indices where !slots[index].isFree {
             let slot = Int32(index)
             let fromBase = isInBase(slot)
             guard !fromBase || baseWasteful else { continue }
-            let start = fresh.count
-            withBytes(of: slot) { if let bytes = $0 { fresh.append(contentsOf: bytes) } }
+            guard let start = withBytes(of: slot, { $0.map { fresh.append($0) } }) else { continue }
             slots[index].offset = start
             if fromBase { setInBase(slot, false) }
         }
