@@ -1,4 +1,4 @@
-/// The items of one table, held compactly: each item as its JSON text in one of two byte buffers, found by key
+/// The items of one table, held compactly: each item as its JSON text in the base buffer or the arena, found by key
 /// through an open-addressing hash table of slot numbers. An item is decoded when it is read.
 ///
 /// An item costs its JSON text (about 175 bytes for a six-field record) plus 16 bytes of slot and 11 to 21 bytes
