@@ -56,9 +56,9 @@ extension JournalDataSource {
     }
 
     /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
-    /// store's ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, each upserted
-    /// item's text at its range in `itemTexts`, and which hold no `deleteAll`) to the tables on the actor's thread: a large batch then pays for the longer of the two
-    /// instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
+    /// store's ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, each
+    /// upserted item's text at its range in `itemTexts`, and which hold no `deleteAll`) to the tables on the actor's
+    /// thread: a large batch then pays for the longer of the two instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
     /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
     /// error is thrown: nothing changed.
     func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], itemTexts: [Range<Int>]) throws(JournalError) {
