@@ -36,7 +36,8 @@ struct ItemArena: Sendable {
     }
 
     /// Calls `body` with the `length` bytes at `location`.
-    func withBytes<T>(at location: Int, length: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    @inline(__always)
+    func withBytes<T>(at location: Int, length: Int, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let offset = location & 0xFFFF_FFFF
         return chunks[location >> 32].withUnsafeBytes { raw in
             body(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))

@@ -171,10 +171,12 @@ struct ItemTable: Sendable {
     func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let place = slots[Int(slot)]
         guard !place.isFree else { return body(nil) }
-        guard isInBase(slot) else { return arena.withBytes(at: place.offset, length: Int(place.length)) { body($0) } }
-        return base.withUnsafeBytes { raw in
-            body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
+        if isInBase(slot) {
+            return base.withUnsafeBytes { raw in
+                body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
+            }
         }
+        return arena.withBytes(at: place.offset, length: Int(place.length), body)
     }
 
     /// How many slots there are, free or holding an item: every slot number is below it.

@@ -28,10 +28,10 @@ struct ItemArenaTests {
         }
         #expect(arena.byteCount == expected.reduce(0) { $0 + $1.text.count })
         for (location, text) in expected {
-            #expect(arena.withBytes(at: location, length: text.count) { Array($0) } == text)
+            #expect(arena.withBytes(at: location, length: text.count) { $0.map { Array($0) } } == text)
         }
         for (location, text) in expected.prefix(copied) {
-            #expect(copy?.withBytes(at: location, length: text.count) { Array($0) } == text)
+            #expect(copy?.withBytes(at: location, length: text.count) { $0.map { Array($0) } } == text)
         }
     }
 }
