@@ -1,4 +1,4 @@
-/// The items of one table, held compactly: each item as its JSON text in one of two byte buffers, found by key
+/// The items of one table, held compactly: each item as its JSON text in the base buffer or the arena, found by key
 /// through an open-addressing hash table of slot numbers. An item is decoded when it is read.
 ///
 /// An item costs its JSON text (about 175 bytes for a six-field record) plus 16 bytes of slot and 11 to 21 bytes
@@ -8,7 +8,7 @@
 struct ItemTable: Sendable {
     /// Where an item's JSON text lies.
     struct Slot: Sendable {
-        /// Offset in `base` (when ``inBase``) or `arena`; -1 for a free slot.
+        /// Offset in `base` (when ``inBase``) or location in `arena` (``ItemArena``); -1 for a free slot.
         var offset: Int
         var length: UInt32
         /// The low bits of the hash of the item's key, checked before a key is compared.
@@ -17,7 +17,7 @@ struct ItemTable: Sendable {
     }
 
     private var base: [UInt8] = []
-    private var arena: [UInt8] = []
+    private var arena = ItemArena()
     private var slots: [Slot] = []
     /// Whether slot i lies in `base`, one bit per slot.
     private var inBase: [UInt64] = []
@@ -76,6 +76,24 @@ struct ItemTable: Sendable {
         probe(hash: hash) { storedKey(of: $0) == key }
     }
 
+    /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
+    /// when `decoding`, or nil; only its id is read otherwise.
+    private func locate(id: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
+        var found: JSONObject?
+        let slot = probe(hash: hash) { slot in
+            if decoding {
+                guard let item = decode(slot), case .string(let stored)? = item["id"], ItemID.haveSameKey(stored, id) else {
+                    return false
+                }
+                found = item
+                return true
+            }
+            guard let stored = storedID(of: slot) else { return false }
+            return ItemID.haveSameKey(stored, id)
+        }
+        return slot.map { ($0, found) }
+    }
+
     /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
     private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
         decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(of: key, hash: hash).map { ($0, nil) }
@@ -98,13 +116,18 @@ struct ItemTable: Sendable {
 
     /// The key of the item in `slot`, read from its text without building the other members.
     private func storedKey(of slot: Int32) -> String? {
+        storedID(of: slot).map(ItemID.key)
+    }
+
+    /// The id of the item in `slot`, read from its text without building the other members.
+    private func storedID(of slot: Int32) -> String? {
         withBytes(of: slot) { bytes in
             guard let text = bytes?.assumingMemoryBound(to: UInt8.self),
                   case .success(let ranges) = JSONReader.skimObject(text, keys: ["id"]), let range = ranges[0],
                   case .success(.string(let id)) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range])) else {
                 return nil
             }
-            return ItemID.key(id)
+            return id
         }
     }
 
@@ -148,10 +171,12 @@ struct ItemTable: Sendable {
     func withBytes<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let place = slots[Int(slot)]
         guard !place.isFree else { return body(nil) }
-        let buffer = isInBase(slot) ? base : arena
-        return buffer.withUnsafeBytes { raw in
-            body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
+        if isInBase(slot) {
+            return base.withUnsafeBytes { raw in
+                body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
+            }
         }
+        return arena.withBytes(at: place.offset, length: Int(place.length), body)
     }
 
     /// How many slots there are, free or holding an item: every slot number is below it.
@@ -168,30 +193,6 @@ struct ItemTable: Sendable {
     /// Every item, decoded one at a time as the sequence is iterated, in slot order.
     var decodedItems: DecodedItems { DecodedItems(table: self) }
 
-    /// The items of a table, decoded while iterated (a scan holds one decoded item at a time).
-    struct DecodedItems: Sequence {
-        let table: ItemTable
-
-        func makeIterator() -> Iterator { Iterator(table: table) }
-
-        struct Iterator: IteratorProtocol {
-            let table: ItemTable
-            var position = 0
-            var shape: JSONObjectShape?
-
-            init(table: ItemTable) { self.table = table }
-
-            mutating func next() -> JSONObject? {
-                while position < table.slots.count {
-                    let slot = Int32(position)
-                    position += 1
-                    if let item = table.decode(slot, shape: &shape) { return item }
-                }
-                return nil
-            }
-        }
-    }
-
     // MARK: Changes
 
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
@@ -201,13 +202,35 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func upsert(_ item: JSONObject, key: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
                          copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
-        if shape == nil { shape = JSONObjectShape(of: item) }
-        let start = arena.count
-        if let text { arena.append(contentsOf: text) } else { JSONWriter().write(item, into: &arena) }
-        let length = UInt32(arena.count - start)
-        defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
-        if let (slot, previous) = locate(key: key, hash: hash, decoding: decodingPrevious) {
+        let located = locate(key: key, hash: hash, decoding: decodingPrevious)
+        return store(item, hash: hash, text: text, replacing: located, copyingPrevious: copyingPrevious)
+    }
+
+    /// ``upsert(_:key:text:decodingPrevious:copyingPrevious:)`` of the item whose id is `id`, without building its
+    /// key (``ItemID/key(_:)``) unless the id is not printable ASCII: the item held under the key is found by
+    /// comparing ids.
+    @discardableResult
+    mutating func upsert(_ item: JSONObject, id: String, text: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
+                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        var utf8 = id
+        guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else {
+            return upsert(item, key: ItemID.key(id), text: text, decodingPrevious: decodingPrevious, copyingPrevious: copyingPrevious)
+        }
+        let located = locate(id: id, hash: hash, decoding: decodingPrevious)
+        return store(item, hash: hash, text: text, replacing: located, copyingPrevious: copyingPrevious)
+    }
+
+    /// Stores `item` (its `text` when given) under the key whose hash is `hash`: in the slot of the item it
+    /// replaces, `located` (found by that key), or in a new one.
+    private mutating func store(_ item: JSONObject, hash: UInt32, text: UnsafeRawBufferPointer?,
+                                replacing located: (slot: Int32, item: JSONObject?)?, copyingPrevious: Bool)
+        -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        if shape == nil { shape = JSONObjectShape(of: item) }
+        let (start, written) = text.map { (arena.append($0), $0.count) } ?? arena.append { JSONWriter().write(item, into: &$0) }
+        let length = UInt32(written)
+        defer { reclaimIfWasteful() }
+        if let (slot, previous) = located {
             let previousText = copyingPrevious ? withBytes(of: slot) { $0.map { [UInt8]($0) } } : nil
             release(slot)
             slots[Int(slot)].offset = start
@@ -361,16 +384,14 @@ struct ItemTable: Sendable {
     private mutating func reclaimIfWasteful() {
         if baseLive == 0 && !base.isEmpty { base = [] }
         let baseWasteful = baseLive > 0 && base.count > 1 << 20 && baseLive * 2 < base.count
-        let arenaWasteful = arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.count
+        let arenaWasteful = arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.byteCount
         guard baseWasteful || arenaWasteful else { return }
-        var fresh: [UInt8] = []
-        fresh.reserveCapacity(arena.count - arenaGarbage + (baseWasteful ? baseLive : 0))
+        var fresh = ItemArena()
         for index in slots.indices where !slots[index].isFree {
             let slot = Int32(index)
             let fromBase = isInBase(slot)
             guard !fromBase || baseWasteful else { continue }
-            let start = fresh.count
-            withBytes(of: slot) { if let bytes = $0 { fresh.append(contentsOf: bytes) } }
+            guard let start = withBytes(of: slot, { $0.map { fresh.append($0) } }) else { continue }
             slots[index].offset = start
             if fromBase { setInBase(slot, false) }
         }

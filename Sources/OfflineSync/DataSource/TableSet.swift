@@ -107,9 +107,9 @@ public struct TableSet: Sendable {
                 for (ordinal, item) in items.enumerated() {
                     let range = nextText < ranges.count ? ranges[nextText] : nil
                     nextText += 1
-                    guard let key = ItemTable.key(of: item) else { continue }
+                    guard case .string(let id)? = item["id"] else { continue }
                     let (slot, _, previous, previousText) = texts.withUnsafeBytes { raw in
-                        table.upsert(item, key: key, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
+                        table.upsert(item, id: id, text: range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) },
                                      decodingPrevious: tracks, copyingPrevious: recording)
                     }
                     if builder == nil {
@@ -118,7 +118,7 @@ public struct TableSet: Sendable {
                         slots[ordinal] = slot
                         if let previous { indexed?.record(slot: slot, previous: previous, final: nil) }
                     }
-                    reversal?.note(table: name, key: key, previousText: previousText)
+                    reversal?.note(table: name, id: id, previousText: previousText)
                 }
                 if let builder { indexed?.added.append(builder.entries(slots: slots)) }
                 tables[name] = table
@@ -129,7 +129,7 @@ public struct TableSet: Sendable {
                     let key = ItemID.key(id)
                     guard let (slot, item, text) = table.remove(key: key, decoding: tracks, copying: recording) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
-                    reversal?.note(table: name, key: key, previousText: text)
+                    reversal?.note(table: name, id: id, previousText: text)
                 }
                 tables[name] = table
             case .deleteAll(_, nil):

@@ -18,7 +18,7 @@ extension JournalDataSource {
     /// actor, on the store's ``BlockingIOQueue`` for writes.
     func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
         var resolved = changes
-        if changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) {
+        if changes.contains(where: \.hasFilter) {
             // A filter must see every earlier batch: wait until the pipeline has written them (and, waiting, let no
             // transaction begin and end unseen).
             while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) {
@@ -27,22 +27,30 @@ extension JournalDataSource {
             try checkWritable()
             resolved = resolveFilters(changes)
         }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
         var itemTexts: [Range<Int>] = []
-        JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
-        try checkSize(payload)
         if options.writeThread == .shared, !pipeline.groupsBatches {
-            let (buffer, sequence) = records(of: [payload])
+            // The record is written around its payload in one buffer, whose items' texts the tables then keep.
+            let sequence = lastSequence + 1
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
+            let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
+                                                             into: &buffer) { (buffer) throws(DataSourceError) in
+                try JournalPayload.write(resolved, into: &buffer, itemTexts: &itemTexts)
+            }
+            try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try appendApplying(buffer, sync: sync, changes: resolved, payload: payload, itemTexts: itemTexts)
+                try appendApplying(buffer, sync: sync, changes: resolved, itemTexts: itemTexts)
                 countWritten(lastSequence: sequence, records: 1)
                 return
             }
             try appendInPlace(buffer, sync: sync)
-            applyWritten(lastSequence: sequence, [(resolved, payload, itemTexts)])
+            applyWritten(lastSequence: sequence, [(resolved, buffer, itemTexts)])
             return
         }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
+        try JournalPayload.write(resolved, into: &payload, itemTexts: &itemTexts)
+        try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let commit = PendingCommit(changes: resolved, payload: payload, itemTexts: itemTexts, sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))

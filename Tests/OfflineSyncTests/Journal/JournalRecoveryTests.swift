@@ -131,13 +131,31 @@ struct JournalRecoveryTests {
         }
     }
 
+    @Test func aRecordWrittenAroundItsPayloadEqualsOneThatCopiesIt() throws {
+        let batch = Sample.batch(3)
+        var payload: [UInt8] = []
+        var texts: [Range<Int>] = []
+        try JournalPayload.write(batch, into: &payload, itemTexts: &texts)
+        var copied: [UInt8] = Array("x".utf8), inPlace: [UInt8] = Array("x".utf8)
+        var textsInPlace: [Range<Int>] = []
+        JournalRecord.appendApply(sequence: 12, generation: 3, payload: payload, into: &copied)
+        let payloadBytes = try JournalRecord.appendApply(sequence: 12, generation: 3, into: &inPlace) { (buffer) throws(DataSourceError) in
+            try JournalPayload.write(batch, into: &buffer, itemTexts: &textsInPlace)
+        }
+        #expect(inPlace == copied)
+        #expect(payloadBytes == payload.count)
+        // The items' texts lie where the tables will take them from.
+        #expect(textsInPlace.map { Array(inPlace[$0]) } == texts.map { Array(payload[$0]) })
+        #expect(!texts.isEmpty)
+    }
+
     @Test func recordOfAnotherGenerationIsCorruption() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = try await makeStore(directory, batches: 2)
         var bytes = try fileBytes(path)
         var payload: [UInt8] = []
-        JournalPayload.write(Sample.batch(3), into: &payload)
+        try JournalPayload.write(Sample.batch(3), into: &payload)
         JournalRecord.appendApply(sequence: 3, generation: 7, payload: payload, into: &bytes)
         JournalRecord.appendApply(sequence: 4, generation: 1, payload: payload, into: &bytes)
         try writeBytes(bytes, to: path)
