@@ -1,6 +1,6 @@
-/// The items of one table, held compactly: each item packed (``PackedObject``, with the table's ``shape``) in one
-/// byte buffer, found by key through an open-addressing hash table of slot numbers. An item is decoded when it is
-/// read.
+/// The items of one table, held compactly: each item packed (``PackedObject``, with the table's ``shape``) in the
+/// arena's chunks (``ItemArena``), found by key through an open-addressing hash table of slot numbers. An item is
+/// decoded when it is read.
 ///
 /// An item costs its packed form (68 bytes for a six-field record of the benchmark, whose JSON text is 175) plus
 /// 16 bytes of slot and 11 to 21 bytes of hash table, against roughly 1 KiB as a `JSONObject`. Replaced and
@@ -8,7 +8,7 @@
 struct ItemTable: Sendable {
     /// Where an item's packed form lies.
     struct Slot: Sendable {
-        /// Offset in `arena`; -1 for a free slot.
+        /// Location in `arena` (``ItemArena``); -1 for a free slot.
         var offset: Int
         var length: UInt32
         /// The low bits of the hash of the item's key, checked before a key is compared.
@@ -16,7 +16,7 @@ struct ItemTable: Sendable {
         var isFree: Bool { offset < 0 }
     }
 
-    private var arena: [UInt8] = []
+    private var arena = ItemArena()
     private var slots: [Slot] = []
     private var freeSlots: [Int32] = []
     /// By hash position: the key's hash in the high 32 bits and the slot number + 1 in the low ones, so that a probe
@@ -73,6 +73,24 @@ struct ItemTable: Sendable {
         probe(hash: hash) { storedKey(of: $0) == key }
     }
 
+    /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
+    /// when `decoding`, or nil; only its id is read otherwise.
+    private func locate(id: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
+        var found: JSONObject?
+        let slot = probe(hash: hash) { slot in
+            if decoding {
+                guard let item = decode(slot), case .string(let stored)? = item["id"], ItemID.haveSameKey(stored, id) else {
+                    return false
+                }
+                found = item
+                return true
+            }
+            guard let stored = storedID(of: slot) else { return false }
+            return ItemID.haveSameKey(stored, id)
+        }
+        return slot.map { ($0, found) }
+    }
+
     /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
     private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
         decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(of: key, hash: hash).map { ($0, nil) }
@@ -95,8 +113,13 @@ struct ItemTable: Sendable {
 
     /// The key of the item in `slot`, read from its text without building the other members.
     private func storedKey(of slot: Int32) -> String? {
+        storedID(of: slot).map(ItemID.key)
+    }
+
+    /// The id of the item in `slot`, read from its packed form without building the other members.
+    private func storedID(of slot: Int32) -> String? {
         guard case .string(let id)? = values(of: slot, fields: ["id"])?.first else { return nil }
-        return ItemID.key(id)
+        return id
     }
 
     /// The item in `slot`, decoded; nil for a free slot.
@@ -134,9 +157,7 @@ struct ItemTable: Sendable {
     private func withPacked<T>(_ slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
         let place = slots[Int(slot)]
         guard !place.isFree else { return body(nil) }
-        return arena.withUnsafeBytes { raw in
-            body(UnsafeRawBufferPointer(rebasing: raw[place.offset..<(place.offset + Int(place.length))]))
-        }
+        return arena.withBytes(at: place.offset, length: Int(place.length), body)
     }
 
     /// How many slots there are, free or holding an item: every slot number is below it.
@@ -153,30 +174,6 @@ struct ItemTable: Sendable {
     /// Every item, decoded one at a time as the sequence is iterated, in slot order.
     var decodedItems: DecodedItems { DecodedItems(table: self) }
 
-    /// The items of a table, decoded while iterated (a scan holds one decoded item at a time).
-    struct DecodedItems: Sequence {
-        let table: ItemTable
-
-        func makeIterator() -> Iterator { Iterator(table: table) }
-
-        struct Iterator: IteratorProtocol {
-            let table: ItemTable
-            var position = 0
-            var shape: JSONObjectShape?
-
-            init(table: ItemTable) { self.table = table }
-
-            mutating func next() -> JSONObject? {
-                while position < table.slots.count {
-                    let slot = Int32(position)
-                    position += 1
-                    if let item = table.decode(slot, shape: &shape) { return item }
-                }
-                return nil
-            }
-        }
-    }
-
     // MARK: Changes
 
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
@@ -185,13 +182,34 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func upsert(_ item: JSONObject, key: String, decodingPrevious: Bool = false,
                          copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
-        if shape == nil { shape = JSONObjectShape(of: item) }
-        let start = arena.count
-        PackedObject.append(item, shape: shape, to: &arena)
-        let length = UInt32(arena.count - start)
-        defer { reclaimIfWasteful() }
         let hash = Self.hash(key)
-        if let (slot, previous) = locate(key: key, hash: hash, decoding: decodingPrevious) {
+        let located = locate(key: key, hash: hash, decoding: decodingPrevious)
+        return store(item, hash: hash, replacing: located, copyingPrevious: copyingPrevious)
+    }
+
+    /// ``upsert(_:key:decodingPrevious:copyingPrevious:)`` of the item whose id is `id`, without building its key
+    /// (``ItemID/key(_:)``) unless the id is not printable ASCII: the item held under the key is found by comparing
+    /// ids.
+    @discardableResult
+    mutating func upsert(_ item: JSONObject, id: String, decodingPrevious: Bool = false,
+                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        var utf8 = id
+        guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else {
+            return upsert(item, key: ItemID.key(id), decodingPrevious: decodingPrevious, copyingPrevious: copyingPrevious)
+        }
+        let located = locate(id: id, hash: hash, decoding: decodingPrevious)
+        return store(item, hash: hash, replacing: located, copyingPrevious: copyingPrevious)
+    }
+
+    /// Stores `item`, packed, under the key whose hash is `hash`: in the slot of the item it replaces, `located`
+    /// (found by that key), or in a new one.
+    private mutating func store(_ item: JSONObject, hash: UInt32, replacing located: (slot: Int32, item: JSONObject?)?,
+                                copyingPrevious: Bool) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+        if shape == nil { shape = JSONObjectShape(of: item) }
+        let (start, written) = arena.append { PackedObject.append(item, shape: shape, to: &$0) }
+        let length = UInt32(written)
+        defer { reclaimIfWasteful() }
+        if let (slot, previous) = located {
             let previousText = copyingPrevious ? self.text(of: slot) : nil
             release(slot)
             slots[Int(slot)].offset = start
@@ -216,11 +234,10 @@ struct ItemTable: Sendable {
         return (removed.slot, removed.item, text)
     }
 
-    /// Makes room for `count` items in all, of about `packedBytes` bytes each, so that loading them grows nothing
-    /// step by step.
-    mutating func reserveCapacity(_ count: Int, packedBytes: Int = 0) {
+    /// Makes room for `count` items in all, so that loading them grows nothing step by step (the arena grows by
+    /// chunks, which are never copied).
+    mutating func reserveCapacity(_ count: Int) {
         slots.reserveCapacity(count)
-        arena.reserveCapacity(arena.count + max(0, count - self.count) * packedBytes)
         var capacity = max(16, buckets.count)
         while (count + 1) * 4 > capacity * 3 { capacity *= 2 }
         if capacity > buckets.count { rehash(capacity: capacity) }
@@ -236,8 +253,7 @@ struct ItemTable: Sendable {
     @discardableResult
     mutating func load(packed: UnsafeRawBufferPointer, key: String) -> (slot: Int32, replaced: Bool) {
         let hash = Self.hash(key)
-        let start = arena.count
-        arena.append(contentsOf: packed)
+        let start = arena.append(packed)
         defer { reclaimIfWasteful() }
         if let slot = slot(of: key, hash: hash) {
             release(slot)
@@ -306,12 +322,10 @@ struct ItemTable: Sendable {
 
     /// Copies the live items out of a buffer that is mostly garbage.
     private mutating func reclaimIfWasteful() {
-        guard arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.count else { return }
-        var fresh: [UInt8] = []
-        fresh.reserveCapacity(arena.count - arenaGarbage)
+        guard arenaGarbage > 1 << 20 && arenaGarbage * 2 > arena.byteCount else { return }
+        var fresh = ItemArena()
         for index in slots.indices where !slots[index].isFree {
-            let start = fresh.count
-            withPacked(Int32(index)) { if let bytes = $0 { fresh.append(contentsOf: bytes) } }
+            guard let start = withPacked(Int32(index), { $0.map { fresh.append($0) } }) else { continue }
             slots[index].offset = start
         }
         arena = fresh

@@ -25,6 +25,15 @@ extension StoreChange {
     }
 
     static func validateItem(_ item: JSONObject, table: String) throws(DataSourceError) {
+        let id = try validID(of: item, table: table)
+        if let problem = storageProblem(in: .object(item), depth: 1) {
+            throw DataSourceError.invalidItem(table: table, reason: "item \(id) \(problem)")
+        }
+    }
+
+    /// The id of `item`, a string that ``ItemID`` accepts; throws the first check of ``validateItem(_:table:)`` that
+    /// fails.
+    static func validID(of item: JSONObject, table: String) throws(DataSourceError) -> String {
         guard let idValue = item["id"] else {
             throw DataSourceError.invalidItem(table: table, reason: "it has no \"id\"")
         }
@@ -34,10 +43,13 @@ extension StoreChange {
         if let reason = ItemID.violation(in: id) {
             throw DataSourceError.invalidID(table: table, id: id, reason: reason)
         }
-        if let problem = storageProblem(in: .object(item), depth: 1) {
-            throw DataSourceError.invalidItem(table: table, reason: "item \(id) \(problem)")
-        }
+        return id
     }
+
+    /// Why an item holding a non-finite double cannot be stored.
+    static let nonFiniteProblem = "holds NaN or infinity, which JSON cannot store"
+    /// Why an item nesting containers deeper than ``maximumItemDepth`` cannot be stored.
+    static let depthProblem = "nests arrays and objects deeper than \(maximumItemDepth) levels"
 
     /// The deepest nesting of arrays and objects an item may hold (the item itself is level 1). Stores wrap items
     /// in a few levels of their own (a journal record), and every reader stops at ``JSONReader/maximumDepth``.
@@ -48,15 +60,15 @@ extension StoreChange {
     private static func storageProblem(in value: JSONValue, depth: Int) -> String? {
         switch value {
         case .double(let number):
-            return number.isFinite ? nil : "holds NaN or infinity, which JSON cannot store"
+            return number.isFinite ? nil : nonFiniteProblem
         case .array(let array):
-            if depth > maximumItemDepth { return "nests arrays and objects deeper than \(maximumItemDepth) levels" }
+            if depth > maximumItemDepth { return depthProblem }
             for element in array {
                 if let problem = storageProblem(in: element, depth: depth + 1) { return problem }
             }
             return nil
         case .object(let object):
-            if depth > maximumItemDepth { return "nests arrays and objects deeper than \(maximumItemDepth) levels" }
+            if depth > maximumItemDepth { return depthProblem }
             for element in object.values {
                 if let problem = storageProblem(in: element, depth: depth + 1) { return problem }
             }

@@ -19,4 +19,10 @@ public enum StoreChange: Sendable, Hashable {
         if case .deleteAll = self { return true }
         return false
     }
+
+    /// Whether the change is a `deleteAll` with a filter.
+    var hasFilter: Bool {
+        if case .deleteAll(_, _?) = self { return true }
+        return false
+    }
 }

@@ -173,8 +173,9 @@ struct TableIndex: Sendable {
         var end = entries.count
         entries.append(contentsOf: fresh)
         var free = entries.count
-        for entry in fresh.reversed() {
-            let position = gallop(entry, before: end)
+        for (placed, entry) in fresh.reversed().enumerated() {
+            // The old entries left are spread among the new ones left: the next place is about one share back.
+            let position = gallop(entry, before: end, stride: max(1, end / (fresh.count - placed)))
             let run = end - position
             free -= run
             if run > 0 {
@@ -255,17 +256,18 @@ struct TableIndex: Sendable {
     }
 
     /// The first position before `end` whose entry is not below `entry` (one of the buffer's), `end` when none is,
-    /// for an entry expected just before `end`: probes `end - 1`, `end - 2`, `end - 3`, `end - 5`, … until one is
-    /// below it, then searches the last gap, so that the comparisons stay near `end` and grow with the distance,
-    /// not with the index.
-    private func gallop(_ entry: Entry, before end: Int) -> Int {
+    /// for an entry expected about `stride` positions before `end`: probes `end - 1`, then steps back by `stride`,
+    /// `2 stride`, `4 stride`, … until an entry is below it, then searches the last step, so that the comparisons
+    /// stay near `end` and grow with the distance, not with the index. A stride of the expected distance saves the
+    /// probes that galloping from a step of 1 spends reaching it.
+    private func gallop(_ entry: Entry, before end: Int, stride: Int = 1) -> Int {
         bytes.withUnsafeBytes { raw in
             let key = Self.view(raw, entry)
             let isAtOrAfter = { (bytes: UnsafeRawBufferPointer) in ValueComparison.compareBytes(bytes, key) >= 0 }
-            var low = end, high = end, step = 1
+            var low = end, high = end, step = stride
             while low > 0, isAtOrAfter(Self.view(raw, entries[low - 1])) {
                 high = low - 1
-                low = max(0, end - step)
+                low = max(0, high - step)
                 step *= 2
             }
             return partition(in: low..<high, isAtOrAfter)

@@ -34,8 +34,6 @@ struct LoadedItem: Sendable {
         String(decoding: bytes[0..<Int(keyLength)], as: UTF8.self)
     }
 
-    var packedCount: Int { Int(packedLength) }
-
     func withPacked<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
         bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(keyLength)..<Int(keyLength + packedLength)])) }
     }
@@ -85,14 +83,13 @@ extension TableSet {
         table.adopt(shape: learned)
     }
 
-    /// Makes room in `table` and its indexes for `count` more items, each packed and indexed in about the size of
-    /// the first item's (`sample`).
+    /// Makes room in `table` and its indexes for `count` more items, each indexed in about the size of the first
+    /// item's (`sample`).
     mutating func reserve(table name: String, items count: Int, sample: LoadedItem?) {
         var table = tables.removeValue(forKey: name) ?? ItemTable()
-        let packed = sample?.packedCount ?? 0
         var sizes: [Int] = []
         sample?.forEachIndexValues { _, values in sizes.append(values.count) }
-        table.reserveCapacity(table.count + count, packedBytes: packed + packed / 8)
+        table.reserveCapacity(table.count + count)
         tables[name] = table
         guard var list = indexes.removeValue(forKey: name) else { return }
         for position in list.indices {

@@ -96,15 +96,15 @@ public struct TableSet: Sendable {
                 let builder = aside[position]
                 var slots = [Int32?](repeating: nil, count: builder == nil ? 0 : items.count)
                 for (ordinal, item) in items.enumerated() {
-                    guard let key = ItemTable.key(of: item) else { continue }
-                    let (slot, _, previous, previousText) = table.upsert(item, key: key, decodingPrevious: tracks, copyingPrevious: recording)
+                    guard case .string(let id)? = item["id"] else { continue }
+                    let (slot, _, previous, previousText) = table.upsert(item, id: id, decodingPrevious: tracks, copyingPrevious: recording)
                     if builder == nil {
                         indexed?.record(slot: slot, previous: previous, final: item)
                     } else {
                         slots[ordinal] = slot
                         if let previous { indexed?.record(slot: slot, previous: previous, final: nil) }
                     }
-                    reversal?.note(table: name, key: key, previousText: previousText)
+                    reversal?.note(table: name, id: id, previousText: previousText)
                 }
                 if let builder { indexed?.added.append(builder.entries(slots: slots)) }
                 tables[name] = table
@@ -115,7 +115,7 @@ public struct TableSet: Sendable {
                     let key = ItemID.key(id)
                     guard let (slot, item, text) = table.remove(key: key, decoding: tracks, copying: recording) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
-                    reversal?.note(table: name, key: key, previousText: text)
+                    reversal?.note(table: name, id: id, previousText: text)
                 }
                 tables[name] = table
             case .deleteAll(_, nil):

@@ -9,7 +9,18 @@ enum EngineTables {
 
     /// The row id of operation `id`: zero-padded so that row ids sort like operation ids.
     static func rowID(forOperation id: Int64) -> String {
-        let digits = String(id)
-        return String(repeating: "0", count: max(0, 19 - digits.count)) + digits
+        guard id >= 0 else {
+            let digits = String(id)
+            return String(repeating: "0", count: max(0, 19 - digits.count)) + digits
+        }
+        // Written in place: one allocation, where padding and joining strings took three (once per pushed operation).
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            var rest = id
+            for index in stride(from: 18, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            return 19
+        }
     }
 }

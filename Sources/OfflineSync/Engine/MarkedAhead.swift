@@ -14,8 +14,8 @@ struct MarkedAhead {
     }
 
     private var entries: [Int64: Entry] = [:]
-    /// The operations whose row or item each key (``key(_:_:)``) names; may name operations already taken.
-    private var byKey: [ItemKey: [Int64]] = [:]
+    /// The operations of each item; may name operations already taken. (An operation's own row is found by its id.)
+    private var byItem: [ItemKey: [Int64]] = [:]
 
     /// Entries whose marks a transaction staged: kept by ``rememberStaged()`` once the transaction's changes were
     /// followed (they touch the entries' own rows).
@@ -40,8 +40,7 @@ struct MarkedAhead {
     /// Keeps `operation`, just stored, with its local `item`.
     mutating func remember(_ operation: TableOperation, item: JSONObject?) {
         entries[operation.id] = Entry(operation: operation, item: item)
-        byKey[ItemKey(table: EngineTables.operations, itemId: EngineTables.rowID(forOperation: operation.id)), default: []].append(operation.id)
-        byKey[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
+        byItem[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
     }
 
     /// The entry of operation `id`, removed; nil when there is none (or it was dropped).
@@ -49,10 +48,15 @@ struct MarkedAhead {
         entries.removeValue(forKey: id)
     }
 
+    /// The entry of operation `id`, left in place; nil when there is none.
+    func peek(_ id: Int64) -> Entry? {
+        entries[id]
+    }
+
     /// Drops every entry, staged ones too.
     mutating func removeAll() {
         entries.removeAll()
-        byKey.removeAll()
+        byItem.removeAll()
         staged = []
     }
 
@@ -61,6 +65,15 @@ struct MarkedAhead {
         guard !entries.isEmpty else { return }
         for change in changes {
             switch change {
+            case .upsert(EngineTables.operations, let rows):
+                for row in rows {
+                    guard let rowID = row["id"]?.stringValue else { continue }
+                    guard forgetOperation(rowID: rowID) else { return removeAll() }
+                }
+            case .delete(EngineTables.operations, let rowIDs):
+                for rowID in rowIDs {
+                    guard forgetOperation(rowID: rowID) else { return removeAll() }
+                }
             case .upsert(let table, let items):
                 for item in items { if let id = item["id"]?.stringValue { forget(ItemKey(table: table, itemId: id)) } }
             case .delete(let table, let ids):
@@ -73,7 +86,15 @@ struct MarkedAhead {
     }
 
     private mutating func forget(_ key: ItemKey) {
-        guard let ids = byKey.removeValue(forKey: key) else { return }
+        guard let ids = byItem.removeValue(forKey: key) else { return }
         for id in ids { entries[id] = nil }
+    }
+
+    /// Drops the operation whose row id (``EngineTables/rowID(forOperation:)``) is `rowID`; false when `rowID`
+    /// names no operation id, so that the caller drops everything rather than keep what the change may touch.
+    private mutating func forgetOperation(rowID: String) -> Bool {
+        guard let id = Int64(rowID) else { return false }
+        entries[id] = nil
+        return true
     }
 }

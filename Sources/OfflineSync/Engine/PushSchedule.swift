@@ -25,15 +25,32 @@ struct PushSchedule: Sendable {
     }
 
     private struct Entry: Sendable {
-        var id: Int64
         var kind: TableOperation.Kind
-        var item: ItemKey
-        var table: String
-        var itemId: String
+        /// Where its item's state is in ``items``, and its id key's in ``idKeys``.
+        let itemSlot: Int
+        let idSlot: Int
+        let table: String
+        let itemId: String
         var started = false
         var finished = false
         /// Released from a cycle: sent without looking at references.
         var forced = false
+        /// Whether ``referencesById`` knows what it refers to (only non-empty references are kept there).
+        var referencesKnown = false
+    }
+
+    /// An item (table and id key) of the schedule: its unfinished operations, in queue order.
+    private struct ItemState: Sendable {
+        let key: ItemKey
+        var unfinished = OrderedIds()
+    }
+
+    /// An id key (of any table): what references name.
+    private struct IdKeyState: Sendable {
+        /// Its unfinished inserts, in queue order: what references wait for.
+        var pendingInserts = OrderedIds()
+        /// The last failed insert of this id, with its table and id: what refuses the operations referring to it.
+        var failedInsert: (table: String, itemId: String)?
     }
 
     /// The tables whose items refer to items of a table (declared relations), by the referred table.
@@ -42,22 +59,23 @@ struct PushSchedule: Sendable {
     /// Operation ids in queue order; ``head`` skips the finished and started prefix.
     private var order: [Int64] = []
     private var head = 0
-    /// The id keys of every item with an operation in the schedule: the only ids a reference can wait for.
-    private var scheduledIds: Set<String> = []
+    /// Each item's state, found by its key once when an operation is added (each later step goes by slot).
+    private var items: [ItemState] = []
+    private var itemSlots: [ItemKey: Int] = [:]
+    /// Each id key's state, found by the key once when an operation is added; the keys are the only ids a reference
+    /// can wait for.
+    private var idKeys: [IdKeyState] = []
+    private var idKeySlots: [String: Int] = [:]
+    private var failedInsertCount = 0
     /// The UTF-8 lengths of the scheduled items' ids that are ASCII: a string of another length, ASCII too, cannot
     /// name one of them, so ``references(of:table:relations:)`` skips it without building its key.
     private var asciiIdLengths: Set<Int> = []
     /// Whether a scheduled item's id is not ASCII (its key's length can differ from its own): no string is skipped.
     private var hasNonASCIIIds = false
-    /// Unfinished operation ids per table, started ones included.
+    /// Unfinished operation ids per table, started ones included; kept only when relations are declared (a delete
+    /// waits for the operations of the tables that refer to its table).
     private var unfinishedByTable: [String: Set<Int64>] = [:]
-    /// Unfinished operation ids per item key, in queue order.
-    private var unfinishedByItem: [ItemKey: [Int64]] = [:]
-    /// Unfinished inserts per item id key (any table): what references wait for.
-    private var pendingInserts: [String: [Int64]] = [:]
-    /// Failed inserts per item id key, with their table and id: what refuses the operations referring to them.
-    private var failedInserts: [String: (table: String, itemId: String)] = [:]
-    /// The id keys each unfinished insert or update refers to, once known.
+    /// The id keys each unfinished insert or update refers to, when not none.
     private var referencesById: [Int64: Set<String>] = [:]
     /// Parked operations and the operations each waits for.
     private var parked: [Int64: Set<Int64>] = [:]
@@ -72,24 +90,39 @@ struct PushSchedule: Sendable {
     /// Adds operations read from the queue (ids greater than any added before), in queue order.
     mutating func add(_ operations: [TableOperation]) {
         for operation in operations where entries[operation.id] == nil {
-            let item = ItemKey(table: operation.table, itemId: operation.itemId)
-            entries[operation.id] = Entry(id: operation.id, kind: operation.kind, item: item, table: operation.table,
+            let key = ItemKey(table: operation.table, itemId: operation.itemId)
+            let itemSlot = slot(of: key)
+            let idSlot = idKeySlot(of: key.id)
+            entries[operation.id] = Entry(kind: operation.kind, itemSlot: itemSlot, idSlot: idSlot, table: operation.table,
                                           itemId: operation.itemId)
             order.append(operation.id)
-            unfinishedByItem[item, default: []].append(operation.id)
-            unfinishedByTable[operation.table, default: []].insert(operation.id)
-            scheduledIds.insert(item.id)
+            items[itemSlot].unfinished.append(operation.id)
+            if !referringTables.isEmpty { unfinishedByTable[operation.table, default: []].insert(operation.id) }
             if Self.isASCII(operation.itemId) { asciiIdLengths.insert(operation.itemId.utf8.count) } else { hasNonASCIIIds = true }
-            if operation.kind == .insert { pendingInserts[item.id, default: []].append(operation.id) }
+            if operation.kind == .insert { idKeys[idSlot].pendingInserts.append(operation.id) }
         }
+    }
+
+    private mutating func slot(of key: ItemKey) -> Int {
+        if let slot = itemSlots[key] { return slot }
+        items.append(ItemState(key: key))
+        itemSlots[key] = items.count - 1
+        return items.count - 1
+    }
+
+    private mutating func idKeySlot(of key: String) -> Int {
+        if let slot = idKeySlots[key] { return slot }
+        idKeys.append(IdKeyState())
+        idKeySlots[key] = idKeys.count - 1
+        return idKeys.count - 1
     }
 
     /// The lowest id that may be prepared now: not started, first of its item, not parked; nil when none.
     mutating func nextCandidate() -> Int64? {
         while head < order.count, let entry = entries[order[head]], entry.started || entry.finished { head += 1 }
         for id in order[head...] {
-            guard let entry = entries[id], !entry.started, !entry.finished, parked[id] == nil else { continue }
-            if unfinishedByItem[entry.item]?.first == id { return id }
+            guard let entry = entries[id], !entry.started, !entry.finished, parked.isEmpty || parked[id] == nil else { continue }
+            if items[entry.itemSlot].unfinished.first == id { return id }
         }
         return nil
     }
@@ -120,28 +153,28 @@ struct PushSchedule: Sendable {
     mutating func decide(_ id: Int64, kind: TableOperation.Kind, references: Set<String>) -> Decision {
         guard var entry = entries[id] else { return .send }
         if entry.kind != kind {
-            if entry.kind == .insert { removePendingInsert(id, key: entry.item.id) }
-            if kind == .insert { pendingInserts[entry.item.id, default: []].append(id) }
+            if entry.kind == .insert { idKeys[entry.idSlot].pendingInserts.remove(id) }
+            if kind == .insert { idKeys[entry.idSlot].pendingInserts.append(id) }
             entry.kind = kind
-            entries[id] = entry
         }
-        referencesById[id] = references
+        learn(id, references: references, entry: &entry)
+        entries[id] = entry
         if entry.forced { return .send }
         if entry.kind == .delete {
-            let referrers = unfinishedReferrers(of: entry.item.id, except: entry.item)
-                + unfinishedOperations(in: referringTables[entry.table] ?? [], except: entry.item)
+            let referrers = unfinishedReferrers(of: items[entry.itemSlot].key.id, except: entry.itemSlot)
+                + unfinishedOperations(in: referringTables[entry.table] ?? [], except: entry.itemSlot)
             return referrers.isEmpty ? .send : .wait(Array(Set(referrers)).sorted())
         }
         var waits: [Int64] = []
         for reference in references {
-            if let inserts = pendingInserts[reference] {
-                waits += inserts.filter { entries[$0]?.item != entry.item }
-            }
+            guard let slot = idKeySlots[reference] else { continue }
+            waits += idKeys[slot].pendingInserts.all.filter { entries[$0]?.itemSlot != entry.itemSlot }
         }
         if !waits.isEmpty { return .wait(waits) }
-        guard !failedInserts.isEmpty else { return .send }
+        guard failedInsertCount > 0 else { return .send }
         for reference in references.sorted() {
-            if let failed = failedInserts[reference], ItemKey(table: failed.table, itemId: failed.itemId) != entry.item {
+            if let slot = idKeySlots[reference], let failed = idKeys[slot].failedInsert,
+               ItemKey(table: failed.table, itemId: failed.itemId) != items[entry.itemSlot].key {
                 return .refuse(table: failed.table, itemId: failed.itemId)
             }
         }
@@ -154,32 +187,37 @@ struct PushSchedule: Sendable {
         guard let entry = entries[id], entry.kind == .delete else { return [] }
         return order[head...].filter { other in
             guard let candidate = entries[other] else { return false }
-            return !candidate.finished && candidate.item != entry.item && referencesById[other] == nil
+            return !candidate.finished && candidate.itemSlot != entry.itemSlot && !candidate.referencesKnown
         }
     }
 
     /// Records what operation `id` refers to, read ahead of its turn.
     mutating func learn(_ id: Int64, references: Set<String>) {
-        referencesById[id] = references
+        guard var entry = entries[id] else { return }
+        learn(id, references: references, entry: &entry)
+        entries[id] = entry
     }
 
-    private func unfinishedReferrers(of key: String, except item: ItemKey) -> [Int64] {
+    private mutating func learn(_ id: Int64, references: Set<String>, entry: inout Entry) {
+        entry.referencesKnown = true
+        if references.isEmpty {
+            if !referencesById.isEmpty { referencesById[id] = nil }
+        } else {
+            referencesById[id] = references
+        }
+    }
+
+    private func unfinishedReferrers(of key: String, except itemSlot: Int) -> [Int64] {
         referencesById.compactMap { id, references in
-            guard references.contains(key), let entry = entries[id], !entry.finished, entry.item != item else { return nil }
+            guard references.contains(key), let entry = entries[id], !entry.finished, entry.itemSlot != itemSlot else { return nil }
             return id
         }.sorted()
     }
 
-    /// The unfinished operations of `tables` other than those of `item`: what may still refer to an item, or stop
-    /// referring to it, on the server (a declared relation).
-    private func unfinishedOperations(in tables: Set<String>, except item: ItemKey) -> [Int64] {
-        tables.flatMap { unfinishedByTable[$0] ?? [] }.filter { entries[$0]?.item != item }
-    }
-
-    private mutating func removePendingInsert(_ id: Int64, key: String) {
-        guard var inserts = pendingInserts[key] else { return }
-        inserts.removeAll { $0 == id }
-        pendingInserts[key] = inserts.isEmpty ? nil : inserts
+    /// The unfinished operations of `tables` other than those of the item in `itemSlot`: what may still refer to an
+    /// item, or stop referring to it, on the server (a declared relation).
+    private func unfinishedOperations(in tables: Set<String>, except itemSlot: Int) -> [Int64] {
+        tables.flatMap { unfinishedByTable[$0] ?? [] }.filter { entries[$0]?.itemSlot != itemSlot }
     }
 
     /// Holds operation `id` back until every operation of `waits` finished.
@@ -209,17 +247,18 @@ struct PushSchedule: Sendable {
         if entry.started { inFlightCount -= 1 }
         entry.finished = true
         entries[id] = entry
-        referencesById[id] = nil
-        parked[id] = nil
-        if var ids = unfinishedByItem[entry.item] {
-            ids.removeAll { $0 == id }
-            unfinishedByItem[entry.item] = ids.isEmpty ? nil : ids
-        }
-        unfinishedByTable[entry.table]?.remove(id)
+        if !referencesById.isEmpty { referencesById[id] = nil }
+        items[entry.itemSlot].unfinished.remove(id)
+        if !referringTables.isEmpty { unfinishedByTable[entry.table]?.remove(id) }
         if entry.kind == .insert {
-            removePendingInsert(id, key: entry.item.id)
-            if ending == .failed { failedInserts[entry.item.id] = (entry.table, entry.itemId) }
+            idKeys[entry.idSlot].pendingInserts.remove(id)
+            if ending == .failed {
+                if idKeys[entry.idSlot].failedInsert == nil { failedInsertCount += 1 }
+                idKeys[entry.idSlot].failedInsert = (entry.table, entry.itemId)
+            }
         }
+        guard !parked.isEmpty else { return }
+        parked[id] = nil
         for (waiting, var waits) in parked where waits.contains(id) {
             waits.remove(id)
             parked[waiting] = waits.isEmpty ? nil : waits
@@ -235,7 +274,7 @@ struct PushSchedule: Sendable {
         func consider(_ text: String) {
             if !hasNonASCIIIds, !asciiIdLengths.contains(text.utf8.count), Self.isASCII(text) { return }
             let key = ItemID.key(text)
-            if scheduledIds.contains(key) { keys.insert(key) }
+            if idKeySlots[key] != nil { keys.insert(key) }
         }
         for (name, value) in content where name != "id" && !SystemProperties.isSystemProperty(name) {
             if case .string(let text) = value { consider(text) }
@@ -249,5 +288,29 @@ struct PushSchedule: Sendable {
 
     private static func isASCII(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 < 0x80 }
+    }
+}
+
+/// Operation ids in the order added (queue order), the first kept inline: most items of a push have one operation, and then no
+/// array is allocated.
+private struct OrderedIds: Sendable {
+    private(set) var first: Int64?
+    private var rest: [Int64] = []
+
+    /// Every id, in order.
+    var all: [Int64] { first.map { [$0] + rest } ?? [] }
+
+    /// Adds `id` last.
+    mutating func append(_ id: Int64) {
+        if first == nil { first = id } else { rest.append(id) }
+    }
+
+    /// Removes `id` when held.
+    mutating func remove(_ id: Int64) {
+        if first == id {
+            first = rest.isEmpty ? nil : rest.removeFirst()
+        } else if let index = rest.firstIndex(of: id) {
+            rest.remove(at: index)
+        }
     }
 }

@@ -131,9 +131,12 @@ extension SyncContext {
                     let page = try result.get()
                     try Task.checkCancellation()
                     if stored > 0, !PullWindow.continues(page.items, after: previousLast) { return }
-                    try await store(page, dropFirst: stored > 0, run: &run)
+                    let items = stored > 0 ? Array(page.items.dropFirst()) : page.items
+                    // Each record's `updatedAt`, parsed once for the token and for the tail.
+                    let instants = items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }
+                    try await store(items, of: page, instants: instants, run: &run)
                     if window.base.token != nil {
-                        tail = Self.tail(after: stored > 0 ? Array(page.items.dropFirst()) : page.items, tail)
+                        tail = Self.tail(after: instants, tail)
                         if let tail, tail.token == run.pager.token {
                             // Records at the token before this window's first request count too.
                             let before = window.base.token == tail.token ? window.base.skip : 0
@@ -152,24 +155,22 @@ extension SyncContext {
         }
     }
 
-    /// The latest `updatedAt` among `items` (a page in `updatedAt` order) and how many records at the end of what is
-    /// stored hold it, given the same for what was stored before.
-    private static func tail(after items: [JSONObject], _ previous: (token: Int64, count: Int)?) -> (token: Int64, count: Int)? {
-        let instants = items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }
+    /// The latest of `instants` (the `updatedAt` of a page's records, in order) and how many records at the end of
+    /// what is stored hold it, given the same for what was stored before.
+    private static func tail(after instants: [Int64], _ previous: (token: Int64, count: Int)?) -> (token: Int64, count: Int)? {
         guard let latest = instants.max() else { return previous }
         let holding = instants.filter { $0 == latest }.count
         if let previous, previous.token == latest { return (latest, previous.count + holding) }
         return (latest, holding)
     }
 
-    /// Stores one fetched page (without its first record when it overlaps the page before) and reports progress.
-    private func store(_ page: RemotePage, dropFirst: Bool, run: inout PullRun) async throws {
-        let items = dropFirst ? Array(page.items.dropFirst()) : page.items
+    /// Stores `items`, the records of a fetched page (without its first record when it overlaps the page before),
+    /// whose `updatedAt` instants are `instants`, and reports progress.
+    private func store(_ items: [JSONObject], of page: RemotePage, instants: [Int64], run: inout PullRun) async throws {
         if let count = page.totalCount, run.total == nil {
             run.total = run.query.top.map { min($0, count) } ?? count
         }
-        let maxUpdatedAt = items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }.max()
-        let step = run.pager.pageReceived(count: items.count, maxUpdatedAt: maxUpdatedAt)
+        let step = run.pager.pageReceived(count: items.count, maxUpdatedAt: instants.max())
         if !items.isEmpty || step.newToken != nil {
             let saved = try await applyPage(items, table: run.query.table,
                                             token: step.newToken.map { ($0, run.queryId ?? "") }, filter: run.query.filter)

@@ -70,6 +70,7 @@ extension SyncContext {
         var storeFailure: (any Error)?
         var inFlightOperations: [Int64: PreparedOperation] = [:]
         var sentInline: (Int64, SentOperation)?
+        var preparedNext: (id: Int64, prepared: PreparedOperation)?
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
         func fail(_ reason: PushError.Reason, _ underlying: RemoteError? = nil) -> PushError {
             report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
@@ -79,12 +80,21 @@ extension SyncContext {
         await withTaskGroup(of: (Int64, SentOperation).self) { group in
             do {
                 while true {
-                    while stop == nil, schedule.inFlightCount < inFlightLimit, let id = schedule.nextCandidate() {
-                        if Task.isCancelled {
-                            stop = (.cancelled, nil)
-                            break
+                    while stop == nil, schedule.inFlightCount < inFlightLimit {
+                        let id: Int64, step: PreparedStep
+                        if let next = preparedNext {
+                            (id, step) = (next.id, .ready(next.prepared))
+                            preparedNext = nil
+                        } else {
+                            guard let candidate = schedule.nextCandidate() else { break }
+                            if Task.isCancelled {
+                                stop = (.cancelled, nil)
+                                break
+                            }
+                            id = candidate
+                            step = try await prepareToSend(id, markRun: Self.attemptMarkRun(afterSending: done), schedule: &schedule)
                         }
-                        switch try await prepareToSend(id, markRun: Self.attemptMarkRun(afterSending: done), schedule: &schedule) {
+                        switch step {
                         case .gone:
                             schedule.finished(id, .gone)
                         case .wait(let others):
@@ -128,15 +138,16 @@ extension SyncContext {
                     }
                     guard let (id, outcome) = sent else { break }
                     guard let prepared = inFlightOperations.removeValue(forKey: id) else { continue }
-                    switch try await finish(prepared, outcome) {
+                    // One at a time, the next operation is prepared in the same transaction when it can be.
+                    let finished = try await finish(prepared, outcome, schedule: &schedule,
+                                                    prepareNext: inFlightLimit == 1 && stop == nil)
+                    preparedNext = finished.next
+                    switch finished.finished {
                     case .pushed:
                         pushed += 1
-                        schedule.finished(id, .succeeded)
                     case .failed(let error):
                         errors.append(error)
-                        schedule.finished(id, .failed)
                     case .aborted(let reason, let underlying):
-                        schedule.finished(id, .failed)
                         if stop == nil { stop = (reason, underlying) }
                     }
                     done += 1
@@ -149,6 +160,7 @@ extension SyncContext {
                 group.cancelAll()
                 var abandoned: [Int64] = []
                 while let (id, _) = await group.next() { abandoned.append(id) }
+                if let preparedNext { abandoned.append(preparedNext.id) }
                 // An empty transaction of a failed store still runs (it applies nothing); should it not, the
                 // operations stay marked in flight until the process ends: safe, writes then queue new operations.
                 try? await transaction { _ in shared.inFlight.subtract(abandoned) }

@@ -24,6 +24,18 @@ extension SyncContext {
         case pushed
         case failed(TableOperationError)
         case aborted(PushError.Reason, RemoteError?)
+
+        /// How the operation ended, for the operations waiting for it in a ``PushSchedule``.
+        var ending: PushSchedule.Ending {
+            if case .pushed = self { return .succeeded }
+            return .failed
+        }
+
+        /// Whether the push stops here.
+        var aborts: Bool {
+            if case .aborted = self { return true }
+            return false
+        }
     }
 
     /// Re-reads the operation (it may have been resolved since the batch was read), reads its item, asks `schedule`
@@ -185,29 +197,71 @@ extension SyncContext {
     /// attempt produced, and the resends a conflict handler asks for.
     static let maximumSendRounds = 4
 
-    /// Applies the outcome in one `apply`: on success removes the operation and stores the server's item
+    /// Applies the outcome in one transaction (``finishing(_:_:in:)``) and records the operation's ending in
+    /// `schedule`. With `prepareNext`, the same transaction then prepares the next operation when that needs nothing
+    /// read from the store (``preparedFromMark(_:schedule:)``), so that a push one at a time takes one transaction
+    /// per operation; the caller sends it as it would one ``prepareToSend(_:markRun:schedule:)`` made ready.
+    func finish(_ prepared: PreparedOperation, _ outcome: SentOperation, schedule: inout PushSchedule,
+                prepareNext: Bool) async throws -> (finished: FinishedOperation, next: (id: Int64, prepared: PreparedOperation)?) {
+        var next: (id: Int64, prepared: PreparedOperation)?
+        do {
+            let finished = try await transaction { transaction in
+                let finished = try await finishing(prepared, outcome, in: &transaction)
+                schedule.finished(prepared.operation.id, finished.ending)
+                if prepareNext, !finished.aborts, !Task.isCancelled, let candidate = schedule.nextCandidate() {
+                    // What this transaction changes is no longer as marked.
+                    markedAhead.forget(touchedBy: transaction.changes)
+                    if let ready = preparedFromMark(candidate, schedule: &schedule) { next = (candidate, ready) }
+                }
+                return finished
+            }
+            return (finished, next)
+        } catch {
+            // The store refused the changes: the operation prepared with them is not in flight.
+            if let next { _ = try? await transaction { _ in shared.inFlight.remove(next.id) } }
+            throw error
+        }
+    }
+
+    /// Operation `id` ready to send from what its mark left in ``MarkedAhead``, marked in flight; nil, with nothing
+    /// taken, when preparing it needs the store (no entry, a delete, no local item, content its mark does not cover)
+    /// or its references hold it back. Call inside a transaction.
+    private func preparedFromMark(_ id: Int64, schedule: inout PushSchedule) -> PreparedOperation? {
+        guard let ahead = markedAhead.peek(id), ahead.operation.kind != .delete, let local = ahead.item else { return nil }
+        var operation = ahead.operation
+        operation.item = local
+        let body = operation.kind == .insert
+            ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
+        let references = schedule.references(of: body, table: operation.table, relations: relations)
+        guard !operation.needsMark(sending: body),
+              schedule.decide(id, kind: operation.kind, references: references) == .send else { return nil }
+        _ = markedAhead.take(id)
+        shared.inFlight.insert(id)
+        return PreparedOperation(operation: operation, body: body, problem: nil)
+    }
+
+    /// Stages the outcome in `transaction`: on success removes the operation and stores the server's item
     /// (unless a newer operation exists for the item); otherwise folds the operations queued behind it for the same
     /// item into it (``foldingLater(into:)``) and, for a failure, records the error.
-    func finish(_ prepared: PreparedOperation, _ outcome: SentOperation) async throws -> FinishedOperation {
+    private func finishing(_ prepared: PreparedOperation, _ outcome: SentOperation,
+                           in transaction: inout StoreTransaction) async throws -> FinishedOperation {
         let operation = prepared.operation
-        return try await transaction { transaction in
-            shared.inFlight.remove(operation.id)
-            let failure: (status: Int?, message: String, serverItem: JSONObject?)
-            switch outcome {
-            case .abort(let reason, let underlying):
-                transaction.stage(try await foldingLater(into: operation).changes)
-                return .aborted(reason, underlying)
-            case .failed(let status, let message, let serverItem):
-                failure = (status, message, serverItem)
-            case .succeeded(let serverItem):
-                return try await recordSuccess(of: operation, serverItem: serverItem, in: &transaction)
-            }
-            let folded = try await foldingLater(into: operation)
-            let error = TableOperationError(operation: folded.operation ?? operation, item: prepared.body,
-                                            serverItem: failure.serverItem, statusCode: failure.status, message: failure.message)
-            transaction.stage(folded.changes + (folded.operation != nil ? [OperationErrorStore.saving(error)] : []))
-            return .failed(error)
+        shared.inFlight.remove(operation.id)
+        let failure: (status: Int?, message: String, serverItem: JSONObject?)
+        switch outcome {
+        case .abort(let reason, let underlying):
+            transaction.stage(try await foldingLater(into: operation).changes)
+            return .aborted(reason, underlying)
+        case .failed(let status, let message, let serverItem):
+            failure = (status, message, serverItem)
+        case .succeeded(let serverItem):
+            return try await recordSuccess(of: operation, serverItem: serverItem, in: &transaction)
         }
+        let folded = try await foldingLater(into: operation)
+        let error = TableOperationError(operation: folded.operation ?? operation, item: prepared.body,
+                                        serverItem: failure.serverItem, statusCode: failure.status, message: failure.message)
+        transaction.stage(folded.changes + (folded.operation != nil ? [OperationErrorStore.saving(error)] : []))
+        return .failed(error)
     }
 
     /// Removes the pushed operation and stores the server's item, unless a newer operation exists for the item

@@ -17,7 +17,7 @@ extension JournalDataSource {
     /// actor, on the store's ``BlockingIOQueue`` for writes.
     func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
         var resolved = changes
-        if changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) {
+        if changes.contains(where: \.hasFilter) {
             // A filter must see every earlier batch: wait until the pipeline has written them (and, waiting, let no
             // transaction begin and end unseen).
             while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) {
@@ -26,12 +26,16 @@ extension JournalDataSource {
             try checkWritable()
             resolved = resolveFilters(changes)
         }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        JournalPayload.write(resolved, into: &payload)
-        try checkSize(payload)
         if options.writeThread == .shared, !pipeline.groupsBatches {
-            let (buffer, sequence) = records(of: [payload])
+            // The record is written around its payload in one buffer.
+            let sequence = lastSequence + 1
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
+            let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
+                                                             into: &buffer) { (buffer) throws(DataSourceError) in
+                try JournalPayload.write(resolved, into: &buffer)
+            }
+            try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
                 try appendApplying(buffer, sync: sync, changes: resolved)
                 countWritten(lastSequence: sequence, records: 1)
@@ -41,6 +45,10 @@ extension JournalDataSource {
             applyWritten(lastSequence: sequence, [resolved])
             return
         }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
+        try JournalPayload.write(resolved, into: &payload)
+        try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let commit = PendingCommit(changes: resolved, payload: payload, sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))

@@ -145,7 +145,9 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     func apply(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool = false) async throws {
         if !holdsTurn { await waitWhileATransactionHolds() }
         try checkWritable()
-        try TableSet.validate(changes)
+        // The batch is checked while its record is written (`JournalPayload`); one that resolves a filter first is
+        // checked before it waits for the pipeline.
+        if changes.contains(where: \.hasFilter) { try TableSet.validate(changes) }
         guard !changes.isEmpty else { return }
         try await commit(changes, sync: sync, holdsTurn: holdsTurn)
     }
@@ -198,8 +200,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         if let failure { throw failure }
     }
 
-    func checkSize(_ payload: [UInt8]) throws(JournalError) {
-        let estimate = payload.count + 96
+    /// Throws ``JournalError/recordTooLarge(bytes:limit:)`` when a record of a payload of `payloadBytes` bytes would
+    /// pass ``JournalOptions/maximumRecordBytes``.
+    func checkSize(payloadBytes: Int) throws(JournalError) {
+        let estimate = payloadBytes + JournalRecord.envelopeBytes
         if estimate > options.maximumRecordBytes {
             throw JournalError.recordTooLarge(bytes: estimate, limit: options.maximumRecordBytes)
         }
@@ -208,9 +212,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// Replaces each `deleteAll` with a filter by the `delete` of the ids it matches at its place in the batch,
     /// so the journal records effects, not filters.
     func resolveFilters(_ changes: [StoreChange]) -> [StoreChange] {
-        guard changes.contains(where: { if case .deleteAll(_, _?) = $0 { return true } else { return false } }) else {
-            return changes
-        }
+        guard changes.contains(where: \.hasFilter) else { return changes }
         var scratch = tables
         var resolved: [StoreChange] = []
         for change in changes {

@@ -16,34 +16,43 @@ enum JournalPayload {
     }
 
     /// Appends `elements` as a JSON array, each written by `write`.
-    private static func appendList<Element>(_ elements: [Element], into buffer: inout [UInt8],
-                                            _ write: (Element, inout [UInt8]) -> Void) {
+    private static func appendList<Element, Failure: Error>(_ elements: [Element], into buffer: inout [UInt8],
+                                                            _ write: (Element, inout [UInt8]) throws(Failure) -> Void) throws(Failure) {
         buffer.append(UInt8(ascii: "["))
         for (position, element) in elements.enumerated() {
             if position > 0 { buffer.append(UInt8(ascii: ",")) }
-            write(element, &buffer)
+            try write(element, &buffer)
         }
         buffer.append(UInt8(ascii: "]"))
     }
 
     /// Appends the payload for `changes`, which hold no filtered `deleteAll`.
-    static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) {
-        let writer = JSONWriter()
+    /// Checks the batch while writing it, so that it needs no walk of its own.
+    /// - Throws: ``DataSourceError`` as ``StoreChange/validate(_:)`` does (the same first problem), with `buffer`
+    ///   then holding part of the payload.
+    static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) throws(DataSourceError) {
+        let writer = JSONWriter(), items = StorableItemWriter()
         buffer.append(UInt8(ascii: "["))
         for (index, change) in changes.enumerated() {
+            try StoreChange.validateTable(change.table)
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
             switch change {
-            case .upsert(let table, let items):
+            case .upsert(let table, let upserted):
                 buffer.append(contentsOf: #"{"upsert":"#.utf8)
                 writer.writeString(table, into: &buffer)
                 buffer.append(contentsOf: #","items":"#.utf8)
-                appendList(items, into: &buffer) { item, buffer in writer.write(item, into: &buffer) }
+                try appendList(upserted, into: &buffer) { (item, buffer) throws(DataSourceError) in
+                    try items.write(item, table: table, into: &buffer)
+                }
                 buffer.append(UInt8(ascii: "}"))
             case .delete(let table, let ids):
                 buffer.append(contentsOf: #"{"delete":"#.utf8)
                 writer.writeString(table, into: &buffer)
                 buffer.append(contentsOf: #","ids":"#.utf8)
-                appendList(ids, into: &buffer) { writer.writeString($0, into: &$1) }
+                try appendList(ids, into: &buffer) { (id, buffer) throws(DataSourceError) in
+                    if let reason = ItemID.violation(in: id) { throw DataSourceError.invalidID(table: table, id: id, reason: reason) }
+                    writer.writeString(id, into: &buffer)
+                }
                 buffer.append(UInt8(ascii: "}"))
             case .deleteAll(let table, _):
                 buffer.append(contentsOf: #"{"clear":"#.utf8)

@@ -11,6 +11,10 @@ struct JournalRecord: Sendable {
         case apply([StoreChange])
     }
 
+    /// More than the bytes an apply record adds around its payload: the checksum, `s`, `g` and `k` (at most 20
+    /// digits each), the closing brace and the newline.
+    static let envelopeBytes = 96
+
     /// The journal format version this code writes and reads.
     static let formatVersion: Int64 = 1
 
@@ -20,12 +24,24 @@ struct JournalRecord: Sendable {
 
     /// Appends one apply record (line and newline) whose payload bytes are already encoded.
     static func appendApply(sequence: Int64, generation: Int64, payload: [UInt8], into buffer: inout [UInt8]) {
+        appendApply(sequence: sequence, generation: generation, into: &buffer) { $0.append(contentsOf: payload) }
+    }
+
+    /// Appends one apply record (line and newline) whose payload `writePayload` appends in place, so that the
+    /// payload is never copied; returns the payload's length in bytes.
+    /// - Throws: what `writePayload` throws, with `buffer` then holding part of the record.
+    @discardableResult
+    static func appendApply<Failure: Error>(sequence: Int64, generation: Int64, into buffer: inout [UInt8],
+                                            payload writePayload: (inout [UInt8]) throws(Failure) -> Void) throws(Failure) -> Int {
         let start = buffer.count
         LineFraming.begin(&buffer)
         appendEnvelope(sequence: sequence, generation: generation, kind: "apply", into: &buffer)
-        buffer.append(contentsOf: payload)
+        let payloadStart = buffer.count
+        try writePayload(&buffer)
+        let payloadBytes = buffer.count - payloadStart
         buffer.append(UInt8(ascii: "}"))
         LineFraming.seal(&buffer, lineStart: start)
+        return payloadBytes
     }
 
     /// The header line of the journal of `generation`, continuing from `baseSequence`.

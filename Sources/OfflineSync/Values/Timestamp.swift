@@ -57,53 +57,34 @@ public enum Timestamp {
 
     /// Parses UTF-8 bytes like ``milliseconds(from:)``.
     static func parseMilliseconds(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var index = 0
-        func number(_ width: Int) -> Int64? {
-            guard index + width <= b.count else { return nil }
-            var value: Int64 = 0
-            for _ in 0..<width {
-                let byte = b[index]
-                guard byte >= 0x30 && byte <= 0x39 else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
-                index += 1
-            }
-            return value
-        }
-        func expect(_ ascii: Unicode.Scalar) -> Bool {
-            guard index < b.count, b[index] == UInt8(ascii: ascii) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              index < b.count, b[index] == UInt8(ascii: "T") || b[index] == UInt8(ascii: "t") else { return nil }
-        index += 1
-        guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2)
-        else { return nil }
+        var cursor = TimestampCursor(bytes: b)
+        guard let year = cursor.number(4), cursor.expect("-"), let month = cursor.number(2), cursor.expect("-"),
+              let day = cursor.number(2), cursor.expect("T") || cursor.expect("t") else { return nil }
+        guard let hour = cursor.number(2), cursor.expect(":"), let minute = cursor.number(2), cursor.expect(":"),
+              let second = cursor.number(2) else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second < 60 else { return nil }
         var fractionMs: Int64 = 0
-        if expect(".") {
+        if cursor.expect(".") {
             var digits = 0
-            while index < b.count, b[index] >= 0x30, b[index] <= 0x39 {
-                if digits < 3 { fractionMs = fractionMs * 10 + Int64(b[index] - 0x30) }
+            while let digit = cursor.digit() {
+                if digits < 3 { fractionMs = fractionMs * 10 + digit }
                 digits += 1
-                index += 1
             }
             guard (1...9).contains(digits) else { return nil }
             if digits < 3 { for _ in digits..<3 { fractionMs *= 10 } }
         }
         var offsetMinutes: Int64 = 0
-        if expect("Z") || expect("z") {
-        } else if index < b.count, b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-") {
-            let sign: Int64 = b[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let offsetHours = number(2), expect(":"), let offsetMins = number(2),
+        if cursor.expect("Z") || cursor.expect("z") {
+        } else if cursor.expect("+") || cursor.expect("-") {
+            let sign: Int64 = b[cursor.index - 1] == UInt8(ascii: "-") ? -1 : 1
+            guard let offsetHours = cursor.number(2), cursor.expect(":"), let offsetMins = cursor.number(2),
                   offsetHours < 24, offsetMins < 60 else { return nil }
             offsetMinutes = sign * (offsetHours * 60 + offsetMins)
         } else {
             return nil
         }
-        guard index == b.count else { return nil }
+        guard cursor.isAtEnd else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         return seconds * 1000 + fractionMs
@@ -147,5 +128,45 @@ public enum Timestamp {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// Reads a timestamp's bytes left to right. A value, not nested functions capturing a position: those made every
+/// step a dynamically checked access to a boxed variable (a pull parses two timestamps a record).
+private struct TimestampCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    /// The next `width` bytes as a decimal number, all digits; nil (nothing read) otherwise.
+    mutating func number(_ width: Int) -> Int64? {
+        guard index + width <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for offset in 0..<width {
+            let byte = bytes[index + offset]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        index += width
+        return value
+    }
+
+    /// The next byte's value when it is a digit, read; nil otherwise.
+    mutating func digit() -> Int64? {
+        guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
+        index += 1
+        return Int64(bytes[index - 1] - 0x30)
+    }
+
+    /// Reads the next byte when it is `ascii`.
+    mutating func expect(_ ascii: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ascii) else { return false }
+        index += 1
+        return true
     }
 }

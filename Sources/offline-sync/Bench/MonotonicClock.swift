@@ -13,6 +13,14 @@ enum MonotonicClock {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
+    /// Seconds of CPU time the whole process used so far (every thread), from `CLOCK_PROCESS_CPUTIME_ID`: what a
+    /// workload costs whatever else the machine runs.
+    static func processCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// The seconds `body` takes, and what it returned.
     static func measure<T>(_ body: () async throws -> T) async rethrows -> (seconds: Double, value: T) {
         let start = now()

@@ -11,12 +11,13 @@ extension BenchRunner {
         await remote.seed(records, table: BenchmarkRecords.table)
         let store = try await factory.open(directory: try freshDirectory("s1"), durability: .always)
         let context = SyncContext(dataSource: store.source, remote: remote)
-        let start = MonotonicClock.now()
+        let (start, startCPU) = (MonotonicClock.now(), MonotonicClock.processCPU())
         try await context.table(BenchmarkRecords.table).pull(queryId: "s1", settings: PullSettings(pageSize: 1000))
-        let seconds = MonotonicClock.now() - start
+        let (seconds, cpuSeconds) = (MonotonicClock.now() - start, MonotonicClock.processCPU() - startCPU)
         try await requireCount(store, records.count, workload: "S1")
         try await store.close()
         try report.record("S1", "s1_pull_records_per_s", Double(records.count) / seconds, "records/s")
+        try report.record("S1", "s1_pull_cpu_us_per_record", cpuSeconds * 1e6 / Double(records.count), "us")
     }
 
     /// S2, push: 10,000 inserts queued offline in a fresh `.always` store (not timed), then one push to the
@@ -24,9 +25,9 @@ extension BenchRunner {
     func runSyncPush() async throws {
         let remote = InMemoryRemote(pageSize: 1000)
         let (store, context, records) = try await queuedInserts(sizes.syncPushOperations, remote: remote, directory: "s2")
-        let start = MonotonicClock.now()
+        let (start, startCPU) = (MonotonicClock.now(), MonotonicClock.processCPU())
         let result = try await context.push()
-        let seconds = MonotonicClock.now() - start
+        let (seconds, cpuSeconds) = (MonotonicClock.now() - start, MonotonicClock.processCPU() - startCPU)
         let onServer = await remote.items(table: BenchmarkRecords.table).count
         let queued = try await context.pendingOperationCount()
         try await store.close()
@@ -35,6 +36,7 @@ extension BenchRunner {
                 workload: "S2", detail: "pushed \(result.pushed), the back end holds \(onServer), \(queued) still queued; expected \(records.count)")
         }
         try report.record("S2", "s2_push_ops_per_s", Double(records.count) / seconds, "ops/s")
+        try report.record("S2", "s2_push_cpu_us_per_op", cpuSeconds * 1e6 / Double(records.count), "us")
     }
 
     /// A fresh `.always` store in the workload's `directory` with `count` benchmark records inserted offline, and a

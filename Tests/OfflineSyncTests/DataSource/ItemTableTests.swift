@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineSync
 
 /// The compact item storage must behave as a dictionary from key to item under any sequence of upserts and
-/// removals, including the reclaiming of garbage and items that live in a shared base buffer.
+/// removals, including the reclaiming of garbage and items loaded packed from a snapshot.
 struct ItemTableTests {
     @Test func randomUpsertsAndRemovalsMatchADictionary() {
         var random = SeededRandom(seed: 21)
@@ -31,6 +31,32 @@ struct ItemTableTests {
         for (key, item) in model { #expect(table.find(key: key)?.item == item) }
         #expect(table.find(key: "absent") == nil)
         #expect(Set(table.items.compactMap { $0["id"]?.stringValue }) == Set(model.keys))
+    }
+
+    @Test func upsertsByIdFindTheItemOfTheSameKeyAsUpsertsByKeyDo() {
+        var random = SeededRandom(seed: 28)
+        var table = ItemTable()
+        var model: [String: JSONObject] = [:]
+        for step in 0..<20_000 {
+            // Ids differing only in case share a key; a non-ASCII id takes the path that builds the key.
+            let number = random.below(1_500)
+            let id = random.below(2) == 0 ? "Item-\(number)" : (number % 50 == 0 ? "ítem-\(number)" : "ITEM-\(number)")
+            let key = ItemID.key(id)
+            let decoding = random.below(2) == 0
+            if random.below(4) == 0 {
+                let removed = table.remove(key: key, decoding: decoding)
+                #expect((removed != nil) == (model.removeValue(forKey: key) != nil), "step \(step)")
+            } else {
+                let item: JSONObject = ["id": .string(id), "n": .int(Int64(step))]
+                let upserted = table.upsert(item, id: id, decodingPrevious: decoding, copyingPrevious: true)
+                let expected = model.updateValue(item, forKey: key)
+                #expect(upserted.replaced == (expected != nil), "step \(step)")
+                #expect(upserted.previous == (decoding ? expected : nil), "step \(step)")
+                #expect(upserted.previousText.map { try? JSONValue(parsing: $0) } == expected.map { .object($0) }, "step \(step)")
+            }
+            #expect(table.count == model.count)
+        }
+        for (key, item) in model { #expect(table.find(key: key)?.item == item) }
     }
 
     @Test func itemsLoadedPackedCanBeReplacedAndRemovedAndItemsOfOtherKeysKeepTheirs() throws {

@@ -39,7 +39,8 @@ struct ConcurrentPushTests {
     }
 
     @Test func aPushThatFoundTheNetworkSlowStartsTheNextOnesWide() async throws {
-        let (_, probe, context) = try await Self.fixture(.inMemory)
+        // Answers slow enough that a loaded machine still prepares all eight before the first comes back.
+        let (_, probe, context) = try await Self.fixture(.inMemory, latency: .milliseconds(100))
         for index in 0..<4 { try await context.table("TodoItem").insert(["id": .string("a\(index)")]) }
         try await context.push(settings: PushSettings(maximumConcurrentRequests: 8))
         #expect(await probe.maximumInFlight == 1, "three went alone, then only one was left")
@@ -50,7 +51,8 @@ struct ConcurrentPushTests {
 
     @Test(arguments: StoreKind.allCases, [1, 8])
     func asManyOperationsAsAskedAreInFlightAtOnce(_ kind: StoreKind, _ concurrency: Int) async throws {
-        let (fixture, probe, context) = try await Self.fixture(kind)
+        // Answers slow enough that a loaded machine still prepares all eight before the first comes back.
+        let (fixture, probe, context) = try await Self.fixture(kind, latency: .milliseconds(concurrency > 1 ? 100 : 5))
         for index in 0..<40 { try await context.table("TodoItem").insert(["id": .string("i\(index)")]) }
         let result = try await context.push(settings: PushSettings(maximumConcurrentRequests: concurrency))
         #expect(result.pushed == 40)

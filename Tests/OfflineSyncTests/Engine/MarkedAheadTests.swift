@@ -28,6 +28,18 @@ struct MarkedAheadTests {
         #expect(Self.kept(ahead) == [1, 2])
     }
 
+    @Test func savingTheOperationRowDropsIt() {
+        var ahead = Self.marked()
+        ahead.forget(touchedBy: [.upsert(table: EngineTables.operations, items: [["id": .string(EngineTables.rowID(forOperation: 2))]])])
+        #expect(Self.kept(ahead) == [1, 3])
+    }
+
+    @Test func anOperationRowIdThatNamesNoOperationDropsEverything() {
+        var ahead = Self.marked()
+        ahead.forget(touchedBy: [.delete(table: EngineTables.operations, ids: ["not-an-operation"])])
+        #expect(Self.kept(ahead) == [])
+    }
+
     @Test func clearingATableDropsItsOperationsAndClearingTheQueueDropsAll() {
         var ahead = Self.marked()
         ahead.forget(touchedBy: [.deleteAll(table: "T", matching: nil)])

@@ -42,6 +42,9 @@ struct OperationRecordTests {
         let rows = ids.map(EngineTables.rowID(forOperation:))
         #expect(rows == rows.sorted())
         #expect(rows.allSatisfy(ItemID.isValid))
+        #expect(rows == ["0000000000000000001", "0000000000000000009", "0000000000000000010", "0000000000123456789",
+                         "9223372036854775807"])
+        #expect(rows.map { Int64($0) } == ids)
     }
 
     @Test func aDamagedOperationRowIsACorruptRecordError() {

@@ -16,6 +16,10 @@ struct PullAheadTests {
         }, table: table)
     }
 
+    /// Each request's latency where a test counts the requests in flight: long enough that a loaded machine still
+    /// sends the pages ahead before the first answer comes back.
+    static let latency = Duration.milliseconds(50)
+
     static func stored(_ store: TestStore, table: String = "TodoItem") async throws -> [JSONObject] {
         try await store.dataSource.read(Query(table: table, orderBy: [.ascending("id")])).items
     }
@@ -26,7 +30,7 @@ struct PullAheadTests {
         await Self.seed(remote, count: 437)
         let ahead = try await kind.makeStore(), oneByOne = try await kind.makeStore()
         let probe = ProbingRemote(remote)
-        await remote.setLatency(.milliseconds(2))
+        await remote.setLatency(Self.latency)
         try await SyncContext(dataSource: ahead.dataSource, remote: probe).table("TodoItem")
             .pull(queryId: queryId, settings: PullSettings(pageSize: 50))
         await remote.setLatency(.zero)
@@ -86,7 +90,7 @@ struct PullAheadTests {
         let remote = InMemoryRemote(pageSize: 30)
         await Self.seed(remote, count: 400)
         let probe = ProbingRemote(remote, nextLinks: nextLinks)
-        await remote.setLatency(.milliseconds(2))
+        await remote.setLatency(Self.latency)
         let store = InMemoryDataSource()
         try await SyncContext(dataSource: store, remote: probe).table("TodoItem").pull(settings: PullSettings(pageSize: 100))
         #expect(try await store.read(Query(table: "TodoItem")).items.count == 400)
@@ -101,7 +105,7 @@ struct PullAheadTests {
         await Self.seed(remote, count: 120, table: "TodoItem")
         await Self.seed(remote, count: 80, table: "Other")
         let probe = ProbingRemote(remote)
-        await remote.setLatency(.milliseconds(2))
+        await remote.setLatency(Self.latency)
         let store = InMemoryDataSource()
         let context = SyncContext(dataSource: store, remote: probe)
         try await context.table("TodoItem").insert(["id": "local1"])

@@ -40,6 +40,34 @@ struct TableIndexTests {
         #expect(sawRewrite, "the appended bytes must have passed the threshold that lays them out again")
     }
 
+    @Test func mergedEntriesFindTheirPlacesWhereverTheyCluster() {
+        // A merge guesses each new entry's place from how the entries are spread; batches that all go before,
+        // after, or into one gap of the old entries, or that repeat one value, must land in order all the same.
+        var index = TableIndex(definition: IndexDefinition(table: "T", fields: ["v"]))
+        var items: [Int32: JSONObject] = [:]
+        var next: Int32 = 0
+        func add(_ values: [Double]) {
+            var added = IndexEntryBatch()
+            for value in values {
+                let item: JSONObject = ["v": .double(value)]
+                items[next] = item
+                added.append(item, fields: ["v"], slot: next)
+                next += 1
+            }
+            index.update(removing: IndexEntryBatch(), adding: added)
+            let expected = items.map { slot, item in (slot, index.entry(for: item, slot: slot)) }
+                .sorted { lhs, rhs in lhs.1.lexicographicallyPrecedes(rhs.1) }
+                .map(\.0)
+            #expect(slots(index) == expected)
+        }
+        add((0..<3_000).map { Double($0 * 2) })
+        add((0..<500).map { Double(-1_000 + $0) })
+        add((0..<500).map { Double(100_000 + $0) })
+        add((0..<500).map { 1_001 + Double($0) / 1_000 })
+        add([Double](repeating: 77, count: 400))
+        add((0..<700).map { Double(($0 * 7_919) % 6_000) + 0.5 })
+    }
+
     /// The slots of the index's entries, in order.
     private func slots(_ index: TableIndex) -> [Int32] { (0..<index.count).map { index.slot(at: $0) } }
 

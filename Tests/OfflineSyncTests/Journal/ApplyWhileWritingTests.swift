@@ -108,7 +108,7 @@ struct ApplyWhileWritingTests {
         let large: [StoreChange] = [.upsert(table: "T", items: items)]
         #expect(items.count >= AddedIndexEntries.minimumItems)
         var payload: [UInt8] = []
-        JournalPayload.write(large, into: &payload)
+        try JournalPayload.write(large, into: &payload)
         #expect(payload.count >= JournalOptions().applyWhileWritingBytes)
         fileSystem.fail(.write, errno: 28, pathContains: "journal")
         await #expect(throws: JournalError.self) { try await store.apply(large) }

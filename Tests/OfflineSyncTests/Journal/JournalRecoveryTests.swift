@@ -131,13 +131,26 @@ struct JournalRecoveryTests {
         }
     }
 
+    @Test func aRecordWrittenAroundItsPayloadEqualsOneThatCopiesIt() throws {
+        let batch = Sample.batch(3)
+        var payload: [UInt8] = []
+        try JournalPayload.write(batch, into: &payload)
+        var copied: [UInt8] = Array("x".utf8), inPlace: [UInt8] = Array("x".utf8)
+        JournalRecord.appendApply(sequence: 12, generation: 3, payload: payload, into: &copied)
+        let payloadBytes = try JournalRecord.appendApply(sequence: 12, generation: 3, into: &inPlace) { (buffer) throws(DataSourceError) in
+            try JournalPayload.write(batch, into: &buffer)
+        }
+        #expect(inPlace == copied)
+        #expect(payloadBytes == payload.count)
+    }
+
     @Test func recordOfAnotherGenerationIsCorruption() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = try await makeStore(directory, batches: 2)
         var bytes = try fileBytes(path)
         var payload: [UInt8] = []
-        JournalPayload.write(Sample.batch(3), into: &payload)
+        try JournalPayload.write(Sample.batch(3), into: &payload)
         JournalRecord.appendApply(sequence: 3, generation: 7, payload: payload, into: &bytes)
         JournalRecord.appendApply(sequence: 4, generation: 1, payload: payload, into: &bytes)
         try writeBytes(bytes, to: path)

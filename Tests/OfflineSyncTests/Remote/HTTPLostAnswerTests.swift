@@ -20,30 +20,47 @@ struct HTTPLostAnswerTests {
     #if canImport(FoundationNetworking)
     /// Why writes go on connections of their own on Linux: libcurl resends a write whose reused connection closed
     /// without an answer, headers only. If this starts failing, libcurl (or Foundation) resends the body now.
+    ///
+    /// libcurl reuses the read's connection for the write as a rule; on a loaded machine it may open a new one, which
+    /// shows nothing. Such a round is tried again (up to five rounds); the claim is checked on a round whose write went
+    /// on the reused connection.
     @Test func libcurlResendsAWriteWithoutItsBodyUnlessItHasAConnectionOfItsOwn() async throws {
-        let server = try LoopbackHTTPServer(receiveTimeout: 1) { request in
-            if request.method == "POST", request.isOnReusedConnection { return .dropped }
-            return ServerResponse(status: request.method == "POST" ? 201 : 200, body: Array("{}".utf8))
-        }
-        defer { server.stop() }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        var read = URLRequest(url: server.baseURL.appendingPathComponent("tables/T"))
-        read.httpMethod = "GET"
-        var write = URLRequest(url: server.baseURL.appendingPathComponent("tables/T"))
-        write.httpMethod = "POST"
-        write.httpBody = Data(#"{"id":"a","text":"hello"}"#.utf8)
+        for _ in 1...5 {
+            let writesOnReusedConnections = LockedValue(0)
+            let server = try LoopbackHTTPServer(receiveTimeout: 1) { request in
+                if request.method == "POST", request.isOnReusedConnection {
+                    writesOnReusedConnections.withLock { $0 += 1 }
+                    return .dropped
+                }
+                return ServerResponse(status: request.method == "POST" ? 201 : 200, body: Array("{}".utf8))
+            }
+            defer { server.stop() }
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            var read = URLRequest(url: server.baseURL.appendingPathComponent("tables/T"))
+            read.httpMethod = "GET"
+            var write = URLRequest(url: server.baseURL.appendingPathComponent("tables/T"))
+            write.httpMethod = "POST"
+            write.httpBody = Data(#"{"id":"a","text":"hello"}"#.utf8)
 
-        _ = try await DeadlineExchange.run(read, session: session, timeout: .seconds(60))
-        await #expect(throws: (any Error).self) {
-            _ = try await DeadlineExchange.run(write, session: session, timeout: .seconds(60))
-        }
-        #expect(server.truncatedRequests == ["POST /tables/T (0 of 25 body bytes)"])
+            _ = try await DeadlineExchange.run(read, session: session, timeout: .seconds(60))
+            var plainWriteFailed = false
+            do {
+                _ = try await DeadlineExchange.run(write, session: session, timeout: .seconds(60))
+            } catch {
+                plainWriteFailed = true
+            }
+            if writesOnReusedConnections.current == 0 { continue }
+            #expect(plainWriteFailed, "the write dropped on a reused connection was answered")
+            #expect(server.truncatedRequests == ["POST /tables/T (0 of 25 body bytes)"])
 
-        _ = try await FreshConnectionWrites.exchange(read, session: session, timeout: .seconds(60))
-        let (_, response) = try await FreshConnectionWrites.exchange(write, session: session, timeout: .seconds(60))
-        #expect((response as? HTTPURLResponse)?.statusCode == 201)
-        #expect(server.truncatedRequests.count == 1)
+            _ = try await FreshConnectionWrites.exchange(read, session: session, timeout: .seconds(60))
+            let (_, response) = try await FreshConnectionWrites.exchange(write, session: session, timeout: .seconds(60))
+            #expect((response as? HTTPURLResponse)?.statusCode == 201)
+            #expect(server.truncatedRequests.count == 1)
+            return
+        }
+        Issue.record("In five rounds libcurl never sent the write on the read's kept-alive connection")
     }
     #endif
 
