@@ -111,7 +111,7 @@ struct ItemTable: Sendable {
         return nil
     }
 
-    /// The key of the item in `slot`, read from its text without building the other members.
+    /// The key of the item in `slot`, read from its packed form without building the other members.
     private func storedKey(of slot: Int32) -> String? {
         storedID(of: slot).map(ItemID.key)
     }
