@@ -84,4 +84,29 @@ struct LayerTests {
             }
         }
     }
+
+    /// The files that load Foundation proper on Linux (URLSession, `DateFormatter`), with ICU, libcurl and their
+    /// libraries: the HTTP transport. Every other file imports FoundationEssentials (Foundation only where that
+    /// module is missing), so moving these files to their own module would leave a library whose processes start
+    /// about 13 MiB smaller (Docs/Performance.md, W7).
+    static let foundationProperFiles: Set<String> = [
+        "Remote/DeadlineExchange.swift", "Remote/FreshConnectionWrites.swift", "Remote/HTTPRemote.swift",
+        "Remote/HTTPRemote+Sending.swift", "Remote/HTTPRequestEvent.swift", "Remote/HTTPRetryPolicy.swift",
+        "Remote/TransportPolicy.swift",
+    ]
+
+    @Test func onlyTheHTTPTransportImportsFoundationProper() throws {
+        let pattern = #/^(?:(?:public|package|internal|@preconcurrency) )*import (?:Foundation|FoundationNetworking)$/#
+        var importing: Set<String> = []
+        for folder in Self.allowed.keys {
+            for file in try Self.swiftFiles(in: folder) {
+                var previous = ""
+                for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                    if line.wholeMatch(of: pattern) != nil, previous != "#else" { importing.insert("\(folder)/\(file.lastPathComponent)") }
+                    previous = String(line)
+                }
+            }
+        }
+        #expect(importing == Self.foundationProperFiles, "import FoundationEssentials outside the HTTP transport")
+    }
 }
