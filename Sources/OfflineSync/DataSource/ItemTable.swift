@@ -19,9 +19,8 @@ struct ItemTable: Sendable {
     private var arena = ItemArena()
     private var slots: [Slot] = []
     private var freeSlots: [Int32] = []
-    /// By hash position: the key's hash in the high 32 bits and the slot number + 1 in the low ones, so that a probe
-    /// compares hashes without visiting the slots; 0 is an empty bucket. A power of two long, at most 3/4 full.
-    private var buckets: [UInt64] = []
+    /// The slots by their keys' hashes.
+    private var buckets = SlotBuckets()
     private(set) var count = 0
     private var arenaGarbage = 0
     /// The keys of the first item stored: an item with exactly these keys is packed without them, and decoded as a
@@ -46,7 +45,7 @@ struct ItemTable: Sendable {
         var utf8 = id
         guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else { return find(key: ItemID.key(id))?.item }
         var found: JSONObject?
-        _ = probe(hash: hash) { slot in
+        _ = buckets.probe(hash: hash) { slot in
             guard let item = decode(slot), case .string(let stored)? = item["id"], ItemID.haveSameKey(stored, id) else {
                 return false
             }
@@ -59,7 +58,7 @@ struct ItemTable: Sendable {
     /// ``find(key:)`` with the key's ``hash(_:)`` computed by the caller.
     private func find(key: String, hash: UInt32) -> (slot: Int32, item: JSONObject)? {
         var found: JSONObject?
-        let slot = probe(hash: hash) { slot in
+        let slot = buckets.probe(hash: hash) { slot in
             guard let item = decode(slot), case .string(let id)? = item["id"], ItemID.hasKey(id, key) else { return false }
             found = item
             return true
@@ -70,14 +69,14 @@ struct ItemTable: Sendable {
 
     /// The slot of the item whose key is `key`, or nil, found without decoding the item: only its id is read.
     private func slot(of key: String, hash: UInt32) -> Int32? {
-        probe(hash: hash) { storedKey(of: $0) == key }
+        buckets.probe(hash: hash) { storedKey(of: $0) == key }
     }
 
     /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
     /// when `decoding`, or nil; only its id is read otherwise.
     private func locate(id: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
         var found: JSONObject?
-        let slot = probe(hash: hash) { slot in
+        let slot = buckets.probe(hash: hash) { slot in
             if decoding {
                 guard let item = decode(slot), case .string(let stored)? = item["id"], ItemID.haveSameKey(stored, id) else {
                     return false
@@ -94,21 +93,6 @@ struct ItemTable: Sendable {
     /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
     private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
         decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(of: key, hash: hash).map { ($0, nil) }
-    }
-
-    /// The first slot in `hash`'s probe run that `matches`, or nil.
-    private func probe(hash: UInt32, matches: (Int32) -> Bool) -> Int32? {
-        guard !buckets.isEmpty else { return nil }
-        var position = Int(hash) & (buckets.count - 1)
-        while buckets[position] != 0 {
-            let bucket = buckets[position]
-            if UInt32(truncatingIfNeeded: bucket >> 32) == hash {
-                let slot = Self.slot(in: bucket)
-                if matches(slot) { return slot }
-            }
-            position = (position + 1) & (buckets.count - 1)
-        }
-        return nil
     }
 
     /// The key of the item in `slot`, read from its packed form without building the other members.
@@ -225,7 +209,7 @@ struct ItemTable: Sendable {
     mutating func remove(key: String, decoding: Bool = false, copying: Bool = false) -> (slot: Int32, item: JSONObject?, text: [UInt8]?)? {
         guard let removed = locate(key: key, hash: Self.hash(key), decoding: decoding) else { return nil }
         let text = copying ? self.text(of: removed.slot) : nil
-        removeBucket(of: removed.slot)
+        buckets.remove(removed.slot, hash: slots[Int(removed.slot)].hash)
         release(removed.slot)
         slots[Int(removed.slot)].offset = -1
         freeSlots.append(removed.slot)
@@ -238,9 +222,8 @@ struct ItemTable: Sendable {
     /// chunks, which are never copied).
     mutating func reserveCapacity(_ count: Int) {
         slots.reserveCapacity(count)
-        var capacity = max(16, buckets.count)
-        while (count + 1) * 4 > capacity * 3 { capacity *= 2 }
-        if capacity > buckets.count { rehash(capacity: capacity) }
+        let capacity = buckets.capacity(toHold: count)
+        if capacity > buckets.capacity { rehash(capacity: capacity) }
     }
 
     /// Sets the shape items are packed with, when the table has none yet (an item of other keys is stored as text).
@@ -281,43 +264,17 @@ struct ItemTable: Sendable {
             slots.append(place)
         }
         count += 1
-        if (count + 1) * 4 > buckets.count * 3 { rehash(capacity: max(16, buckets.count * 2)) } else { insertBucket(slot) }
+        if buckets.needsGrowth(toHold: count) {
+            rehash(capacity: max(16, buckets.capacity * 2))
+        } else {
+            buckets.insert(slot, hash: place.hash)
+        }
         return slot
     }
 
-    /// The slot a non-empty bucket names.
-    private static func slot(in bucket: UInt64) -> Int32 {
-        Int32(truncatingIfNeeded: (bucket & 0xFFFF_FFFF) - 1)
-    }
-
-    private mutating func insertBucket(_ slot: Int32) {
-        let hash = slots[Int(slot)].hash
-        var position = Int(hash) & (buckets.count - 1)
-        while buckets[position] != 0 { position = (position + 1) & (buckets.count - 1) }
-        buckets[position] = UInt64(hash) << 32 | UInt64(UInt32(slot) + 1)
-    }
-
-    /// Removes `slot`'s bucket and moves later buckets of the probe run back (linear probing needs no tombstones).
-    private mutating func removeBucket(of slot: Int32) {
-        let mask = buckets.count - 1
-        var hole = Int(slots[Int(slot)].hash) & mask
-        while Self.slot(in: buckets[hole]) != slot { hole = (hole + 1) & mask }
-        var next = (hole + 1) & mask
-        while buckets[next] != 0 {
-            let home = Int(truncatingIfNeeded: buckets[next] >> 32) & mask
-            // The entry at `next` may fill the hole when its home lies cyclically outside (hole, next].
-            if (next > hole && (home <= hole || home > next)) || (next < hole && home <= hole && home > next) {
-                buckets[hole] = buckets[next]
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
-        buckets[hole] = 0
-    }
-
     private mutating func rehash(capacity: Int) {
-        buckets = [UInt64](repeating: 0, count: capacity)
-        for slot in slots.indices where !slots[slot].isFree { insertBucket(Int32(slot)) }
+        buckets.reset(capacity: capacity)
+        for slot in slots.indices where !slots[slot].isFree { buckets.insert(Int32(slot), hash: slots[slot].hash) }
     }
 
     /// Copies the live items out of a buffer that is mostly garbage.

@@ -7,6 +7,12 @@ extension SyncContext {
         var body: JSONObject?
         /// Why it cannot be sent, when the local item is missing.
         var problem: String?
+
+        /// What an insert or update of `local` sends: an insert without system properties, an update keeping only
+        /// `version` (for `If-Match`).
+        static func body(of local: JSONObject, kind: TableOperation.Kind) -> JSONObject {
+            kind == .insert ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
+        }
     }
 
     /// What preparing one operation came to.
@@ -67,8 +73,7 @@ extension SyncContext {
                 }
                 if let local {
                     operation.item = local
-                    body = operation.kind == .insert
-                        ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
+                    body = PreparedOperation.body(of: local, kind: operation.kind)
                     break
                 }
                 // The local item is gone: a delete queued behind the operation says what the user wants (a queue
@@ -230,8 +235,7 @@ extension SyncContext {
         guard let ahead = markedAhead.peek(id), ahead.operation.kind != .delete, let local = ahead.item else { return nil }
         var operation = ahead.operation
         operation.item = local
-        let body = operation.kind == .insert
-            ? SystemProperties.removingAll(from: local) : SystemProperties.removingAllButVersion(from: local)
+        let body = PreparedOperation.body(of: local, kind: operation.kind)
         let references = schedule.references(of: body, table: operation.table, relations: relations)
         guard !operation.needsMark(sending: body),
               schedule.decide(id, kind: operation.kind, references: references) == .send else { return nil }
