@@ -122,19 +122,14 @@ struct ItemTable: Sendable {
         withPacked(slot) { packed in packed.flatMap { PackedObject.values(of: fields, in: $0, shape: shape) } }
     }
 
-    /// Calls `body` with the JSON text of the item in `slot` (nil for a free slot), written for the call.
-    func withText<T>(of slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
-        guard let text = text(of: slot) else { return body(nil) }
-        return text.withUnsafeBytes(body)
+    /// Calls `body` with the JSON text of the item in `slot`, to be written out (nil for a free slot).
+    func withText<T>(of slot: Int32, _ body: (ItemText?) -> T) -> T {
+        withPacked(slot) { packed in body(packed.map { ItemText(packed: $0, shape: shape) }) }
     }
 
     /// The JSON text of the item in `slot`, or nil for a free slot.
     private func text(of slot: Int32) -> [UInt8]? {
-        withPacked(slot) { packed in
-            var text: [UInt8] = []
-            guard let packed, PackedObject.appendJSON(packed, shape: shape, to: &text) else { return nil }
-            return text
-        }
+        withPacked(slot) { packed in packed.flatMap { PackedObject.json($0, shape: shape) } }
     }
 
     /// Calls `body` with the packed form of the item in `slot` (nil for a free slot).

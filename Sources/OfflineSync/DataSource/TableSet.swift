@@ -22,10 +22,10 @@ public struct TableSet: Sendable {
     /// Every item of `table`, decoded, in unspecified order.
     public func items(table: String) -> [JSONObject] { tables[table]?.items ?? [] }
 
-    /// Calls `body` with the JSON text of every item of `table` (one line, as stored): in the order of the table's
-    /// first index when it has one (so that a snapshot loaded back gets that index's entries already in order,
-    /// leaving its sort nothing to do), else in unspecified order.
-    func forEachItemText<Failure: Error>(table: String, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
+    /// Calls `body` with the JSON text of every item of `table` (one line), to be written out: in the order of the
+    /// table's first index when it has one (so that a snapshot loaded back gets that index's entries already in
+    /// order, leaving its sort nothing to do), else in unspecified order.
+    func forEachItemText<Failure: Error>(table: String, _ body: (ItemText) throws(Failure) -> Void) throws(Failure) {
         guard let items = tables[table] else { return }
         func emit(_ slot: Int32) throws(Failure) {
             let outcome: Result<Void, Failure> = items.withText(of: slot) { text in

@@ -20,6 +20,8 @@ final class JSONObjectShape: Sendable {
     /// token ends at `tokenEnds[i]`.
     private let tokens: [UInt8]
     private let tokenEnds: [Int]
+    /// The UTF-8 length of each key.
+    private let keyLengths: [Int]
 
     /// The shape of objects listing the distinct `keys` in this order.
     init?(keys: [String]) {
@@ -43,6 +45,7 @@ final class JSONObjectShape: Sendable {
         self.indices = indices
         self.tokens = tokens
         self.tokenEnds = tokenEnds
+        keyLengths = keys.map(\.utf8.count)
     }
 
     /// The shape of `object`'s keys (in its own order), or nil when it has fewer than two or more than
@@ -113,9 +116,22 @@ final class JSONObjectShape: Sendable {
         return object
     }
 
-    /// Each key as compact JSON text writes it before its value (`"id":`), at each position of ``keys``.
-    func withKeyToken<T>(at position: Int, _ body: (ArraySlice<UInt8>) -> T) -> T {
-        body(tokens[(position == 0 ? 0 : tokenEnds[position - 1])..<tokenEnds[position]])
+    /// The keys as compact text writes each before its value (`"id":`, `"text":`, ...), back to back, and where
+    /// each ends: key i's token is `tokens[ends[i - 1]..<ends[i]]` (from 0 for the first).
+    func withKeyTokens<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int>) -> T) -> T {
+        tokens.withUnsafeBufferPointer { tokens in tokenEnds.withUnsafeBufferPointer { body(tokens, $0) } }
+    }
+
+    /// How many bytes the keys' tokens take together.
+    var keyTokenBytes: Int { tokens.count }
+
+    /// The position of `key` in ``keys``, trying `guess` first; nil when it is not one of them.
+    func position(of key: String, trying guess: Int) -> Int? {
+        if guess < keys.count, keys[guess] == key { return guess }
+        // Comparing the lengths first spares most calls to compare strings.
+        let length = key.utf8.count
+        for position in keys.indices where keyLengths[position] == length && keys[position] == key { return position }
+        return nil
     }
 
     /// The object holding `members`, or nil when their keys are not exactly this shape's keys (in any order,
@@ -127,11 +143,7 @@ final class JSONObjectShape: Sendable {
         var position = 0
         for member in members {
             // Objects of one shape usually list their keys in the same order: try the same position first.
-            var slot = position < keys.count && keys[position] == member.key ? position : -1
-            if slot < 0 {
-                guard let found = keys.firstIndex(of: member.key) else { return nil }
-                slot = found
-            }
+            guard let slot = self.position(of: member.key, trying: position) else { return nil }
             let bit = UInt64(1) << UInt64(slot)
             if seen & bit != 0 { return nil }
             seen |= bit

@@ -79,18 +79,7 @@ public struct JSONWriter: Sendable {
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
                 if runStart < index { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 runStart = index + 1
-                switch byte {
-                case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: buffer.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: buffer.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    buffer.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
+                Self.withScratch { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<Self.writeEscape(of: byte, to: $0)])) }
             }
             if runStart < utf8.count { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
@@ -107,27 +96,106 @@ public struct JSONWriter: Sendable {
             buffer.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, most significant last
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for position in stride(from: count - 1, through: 0, by: -1) { buffer.append(scratch[position]) }
+        withScratch { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<writeDecimal(value, to: $0)])) }
+    }
+
+    /// Writes `value` in decimal (no padding, `-` when negative) at the start of `output`, which has room for 20
+    /// bytes; returns how many it wrote.
+    static func writeDecimal(_ value: Int64, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        if value < 0 {
+            output[0] = UInt8(ascii: "-")
+            written = 1
         }
+        var magnitude = value.magnitude
+        var rest = magnitude / 10
+        while rest > 0 {
+            written += 1
+            rest /= 10
+        }
+        for place in stride(from: written, through: value < 0 ? 1 : 0, by: -1) {
+            output[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        return written + 1
+    }
+
+    /// Writes the UTF-8 bytes `utf8` escaped as inside a JSON string (as ``writeString(_:into:)`` does, without
+    /// the quotes) at the start of `output`, which has room for six times their count; returns how many bytes it
+    /// wrote.
+    static func writeEscaped(_ utf8: UnsafeRawBufferPointer, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        var runStart = 0
+        var next = 0
+        func copyRun(to end: Int) {
+            UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(output)[written...])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: utf8[runStart..<end]))
+            written += end - runStart
+        }
+        while next < utf8.count {
+            // Eight bytes at a time while none needs escaping.
+            if next + 8 <= utf8.count, !ByteScan.needsEscape(utf8.loadUnaligned(fromByteOffset: next, as: UInt64.self)) {
+                next += 8
+                continue
+            }
+            let byte = utf8[next]
+            next += 1
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            copyRun(to: next - 1)
+            runStart = next
+            written += writeEscape(of: byte, to: UnsafeMutableBufferPointer(rebasing: output[written...]))
+        }
+        copyRun(to: utf8.count)
+        return written
+    }
+
+    /// Writes the escape of `byte` (a quote, a backslash or a control character) at the start of `output`, which
+    /// has room for six bytes; returns how many it wrote.
+    private static func writeEscape(of byte: UInt8, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        output[0] = 0x5C
+        switch byte {
+        case 0x22, 0x5C: output[1] = byte
+        case 0x0A: output[1] = UInt8(ascii: "n")
+        case 0x0D: output[1] = UInt8(ascii: "r")
+        case 0x09: output[1] = UInt8(ascii: "t")
+        case 0x08: output[1] = UInt8(ascii: "b")
+        case 0x0C: output[1] = UInt8(ascii: "f")
+        default:
+            (output[1], output[2], output[3]) = (UInt8(ascii: "u"), 0x30, 0x30)
+            output[4] = hexDigit(byte >> 4)
+            output[5] = hexDigit(byte & 0xF)
+            return 6
+        }
+        return 2
+    }
+
+    /// The hex digit of `value` (below 16), its letters from `letters` (`a` or `A`) on.
+    @inline(__always)
+    static func hexDigit(_ value: UInt8, letters: UInt8 = UInt8(ascii: "a")) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : letters &+ (value &- 10)
     }
 
     private func writeDouble(_ number: Double, into buffer: inout [UInt8]) {
+        Self.withScratch { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<Self.writeDouble(number, to: $0)])) }
+    }
+
+    /// Writes `number` as ``write(_:into:)`` does at the start of `output`, which has room for 32 bytes; returns how
+    /// many it wrote.
+    static func writeDouble(_ number: Double, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        // JSON has no NaN or infinity.
         guard number.isFinite else {
-            buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-            return
+            _ = output.initialize(fromContentsOf: "null".utf8)
+            return 4
         }
-        // Swift's description is the shortest representation that round-trips ("1.0", "1e-07", "5e+20").
-        buffer.append(contentsOf: number.description.utf8)
+        // Swift's description is the shortest representation that round-trips ("1.0", "1e-07", "5e+20"), at most
+        // 24 bytes ("-2.2250738585072014e-308").
+        return output.initialize(fromContentsOf: number.description.utf8)
+    }
+
+    /// Calls `body` with 32 bytes of scratch space on the stack.
+    private static func withScratch(_ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { body($0.bindMemory(to: UInt8.self)) }
     }
 }
 

@@ -16,22 +16,53 @@ enum PackedObject {
 
     /// Appends the packed form of `object`, shaped when its keys are exactly `shape`'s.
     static func append(_ object: JSONObject, shape: JSONObjectShape?, to buffer: inout [UInt8]) {
-        if let shape, object.count == shape.keys.count {
-            let start = buffer.count
-            buffer.append(shaped)
-            var complete = true
-            for key in shape.keys {
-                guard let value = object[key] else {
-                    complete = false
-                    break
-                }
-                PackedValue.append(value, to: &buffer)
-            }
-            if complete { return }
-            buffer.removeSubrange(start...)
-        }
+        if let shape, object.count == shape.keys.count, appendShaped(object, shape: shape, to: &buffer) { return }
         buffer.append(text)
         JSONWriter().write(object, into: &buffer)
+    }
+
+    /// Appends the shaped form of `object`, which has as many keys as `shape`; false, appending nothing, when a key
+    /// is not one of the shape's. The members are packed as the dictionary lists them, no key hashed (each is
+    /// compared with the shape's, the next position first), then put in the shape's order when they were not.
+    private static func appendShaped(_ object: JSONObject, shape: JSONObjectShape, to buffer: inout [UInt8]) -> Bool {
+        let start = buffer.count
+        buffer.append(shaped)
+        let valuesStart = buffer.count
+        // Where each position's value was packed, relative to `valuesStart`, and where it ends.
+        return withUnsafeTemporaryAllocation(of: (start: Int, end: Int).self, capacity: shape.keys.count) { places in
+            var next = 0
+            var inOrder = true
+            for (key, value) in object {
+                guard let position = shape.position(of: key, trying: next) else {
+                    buffer.removeSubrange(start...)
+                    return false
+                }
+                inOrder = inOrder && position == next
+                next = position + 1
+                let valueStart = buffer.count - valuesStart
+                PackedValue.append(value, to: &buffer)
+                places[position] = (valueStart, buffer.count - valuesStart)
+            }
+            if !inOrder { reorder(&buffer, from: valuesStart, places: UnsafeBufferPointer(places)) }
+            return true
+        }
+    }
+
+    /// Puts the packed values that lie from `start` on in `buffer` in the order of `places` (each one's range
+    /// there, relative to `start`).
+    private static func reorder(_ buffer: inout [UInt8], from start: Int, places: UnsafeBufferPointer<(start: Int, end: Int)>) {
+        buffer.withUnsafeMutableBytes { raw in
+            let values = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
+            withUnsafeTemporaryAllocation(byteCount: values.count, alignment: 1) { copy in
+                copy.copyMemory(from: UnsafeRawBufferPointer(values))
+                var written = 0
+                for place in places {
+                    UnsafeMutableRawBufferPointer(rebasing: values[written...])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: copy[place.start..<place.end]))
+                    written += place.end - place.start
+                }
+            }
+        }
     }
 
     /// Appends the packed form of the object whose JSON text is `json`, shaped when its keys are exactly `shape`'s;
@@ -136,22 +167,52 @@ enum PackedObject {
         return found
     }
 
-    /// Appends the JSON text of the object packed in `bytes` with `shape`; false when the bytes are not one.
-    static func appendJSON(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?, to buffer: inout [UInt8]) -> Bool {
-        guard let tag = bytes.first else { return false }
+    /// How many bytes the JSON text of the object packed in `bytes` with `shape` can take at most.
+    static func jsonLengthBound(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?) -> Int {
+        guard bytes.first == shaped, let shape else { return max(0, bytes.count - 1) }
+        // Braces, commas and keys, then the values.
+        return 1 + shape.keyTokenBytes + shape.keys.count + PackedValue.jsonLengthBound(packedCount: bytes.count - 1)
+    }
+
+    /// Writes the JSON text of the object packed in `bytes` with `shape` at the start of `output`, which has room
+    /// for ``jsonLengthBound(_:shape:)``; returns how many bytes it wrote, nil when the bytes are not a packed object.
+    static func writeJSON(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?, to output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let tag = bytes.first else { return nil }
         if tag == text {
-            buffer.append(contentsOf: bytes[1...])
-            return true
+            UnsafeMutableRawBufferPointer(output).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[1...]))
+            return bytes.count - 1
         }
-        guard tag == shaped, let shape else { return false }
-        var offset = 1
-        buffer.append(UInt8(ascii: "{"))
-        for position in shape.keys.indices {
-            if position > 0 { buffer.append(UInt8(ascii: ",")) }
-            shape.withKeyToken(at: position) { buffer.append(contentsOf: $0) }
-            guard PackedValue.appendJSON(bytes, at: &offset, to: &buffer) != nil else { return false }
+        guard tag == shaped, let shape else { return nil }
+        return shape.withKeyTokens { tokens, ends -> Int? in
+            var offset = 1
+            var written = 0
+            for position in ends.indices {
+                output[written] = position == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")
+                written += 1
+                let token = UnsafeBufferPointer(rebasing: tokens[(position == 0 ? 0 : ends[position - 1])..<ends[position]])
+                _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: token)
+                written += token.count
+                guard let length = PackedValue.writeJSON(bytes, at: &offset, to: UnsafeMutableBufferPointer(rebasing: output[written...])) else {
+                    return nil
+                }
+                written += length
+            }
+            output[written] = UInt8(ascii: "}")
+            return written + 1
         }
-        buffer.append(UInt8(ascii: "}"))
-        return true
+    }
+
+    /// The JSON text of the object packed in `bytes` with `shape`, or nil when the bytes are not one.
+    static func json(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?) -> [UInt8]? {
+        var valid = true
+        let text = [UInt8](unsafeUninitializedCapacity: jsonLengthBound(bytes, shape: shape)) { output, count in
+            guard let written = writeJSON(bytes, shape: shape, to: output) else {
+                valid = false
+                count = 0
+                return
+            }
+            count = written
+        }
+        return valid ? text : nil
     }
 }

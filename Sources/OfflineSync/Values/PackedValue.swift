@@ -190,28 +190,53 @@ enum PackedValue {
         return offset <= bytes.count ? () : nil
     }
 
-    /// Appends the JSON text of the value packed at `offset` (as `JSONWriter` writes the decoded value), with
-    /// `offset` moved past it; nil when the bytes are not a packed value.
-    static func appendJSON(_ bytes: UnsafeRawBufferPointer, at offset: inout Int, to buffer: inout [UInt8]) -> Void? {
+    /// How many bytes the JSON text of a value packed in `count` bytes can take at most: six a byte (a string whose
+    /// every byte is a control character written `\u00XX`; every other form writes fewer).
+    static func jsonLengthBound(packedCount count: Int) -> Int {
+        6 * count
+    }
+
+    /// Writes the JSON text of the value packed at `offset` (as `JSONWriter` writes the decoded value) at the start
+    /// of `output`, which has room for ``jsonLengthBound(packedCount:)`` of the value's bytes, and moves `offset`
+    /// past it; returns how many bytes it wrote, nil when the bytes are not a packed value. Builds no string or
+    /// value on the way.
+    static func writeJSON(_ bytes: UnsafeRawBufferPointer, at offset: inout Int, to output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         guard offset < bytes.count else { return nil }
-        switch bytes[offset] {
+        let tag = bytes[offset]
+        switch tag {
+        case null, Self.false, Self.true:
+            offset += 1
+            return output.initialize(fromContentsOf: (tag == null ? "null" : tag == Self.true ? "true" : "false").utf8)
+        case int:
+            offset += 1
+            guard let raw = readVarint(bytes, at: &offset) else { return nil }
+            return JSONWriter.writeDecimal(Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1), to: output)
+        case double:
+            guard case .double(let number)? = read(bytes, at: &offset) else { return nil }
+            return JSONWriter.writeDouble(number, to: output)
         case json:
             offset += 1
             guard let length = readVarint(bytes, at: &offset), offset + Int(length) <= bytes.count else { return nil }
-            buffer.append(contentsOf: bytes[offset..<(offset + Int(length))])
-            offset += Int(length)
-        case upperUUID, lowerUUID, timestamp, lowerHex:
-            guard let length = textLength(bytes, at: offset) else { return nil }
-            buffer.append(UInt8(ascii: "\""))
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: length))
-            buffer.withUnsafeMutableBytes { writeText(bytes, at: &offset, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-            buffer.append(UInt8(ascii: "\""))
+            let text = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(length))])
+            offset += text.count
+            UnsafeMutableRawBufferPointer(output).copyMemory(from: text)
+            return text.count
+        case string:
+            var position = offset + 1
+            guard let length = readVarint(bytes, at: &position), position + Int(length) <= bytes.count else { return nil }
+            offset = position + Int(length)
+            output[0] = UInt8(ascii: "\"")
+            let utf8 = UnsafeRawBufferPointer(rebasing: bytes[position..<offset])
+            let written = JSONWriter.writeEscaped(utf8, to: UnsafeMutableBufferPointer(rebasing: output[1...]))
+            output[written + 1] = UInt8(ascii: "\"")
+            return written + 2
         default:
-            guard let value = read(bytes, at: &offset) else { return nil }
-            JSONWriter().write(value, into: &buffer)
+            guard let length = textLength(bytes, at: offset) else { return nil }
+            output[0] = UInt8(ascii: "\"")
+            _ = writeText(bytes, at: &offset, into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(output)[1...]))
+            output[length + 1] = UInt8(ascii: "\"")
+            return length + 2
         }
-        return ()
     }
 
     /// The UTF-8 length of the string packed at `offset` (its tag), or nil when it is not a string.
@@ -238,7 +263,7 @@ enum PackedValue {
         offset += 1
         switch tag {
         case upperUUID, lowerUUID:
-            let digits = Array((tag == upperUUID ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+            let letters = tag == upperUUID ? UInt8(ascii: "A") : UInt8(ascii: "a")
             var written = 0
             for position in 0..<16 {
                 if position == 4 || position == 6 || position == 8 || position == 10 {
@@ -246,8 +271,8 @@ enum PackedValue {
                     written += 1
                 }
                 let byte = bytes[offset + position]
-                output[written] = digits[Int(byte >> 4)]
-                output[written + 1] = digits[Int(byte & 0xF)]
+                output[written] = JSONWriter.hexDigit(byte >> 4, letters: letters)
+                output[written + 1] = JSONWriter.hexDigit(byte & 0xF, letters: letters)
                 written += 2
             }
             offset += 16
@@ -260,10 +285,9 @@ enum PackedValue {
         case lowerHex:
             let count = Int(bytes[offset])
             offset += 1
-            let digits = Array("0123456789abcdef".utf8)
             for position in 0..<count {
                 let byte = bytes[offset + position / 2]
-                output[position] = digits[Int(position % 2 == 0 ? byte >> 4 : byte & 0xF)]
+                output[position] = JSONWriter.hexDigit(position % 2 == 0 ? byte >> 4 : byte & 0xF)
             }
             offset += (count + 1) / 2
             return count

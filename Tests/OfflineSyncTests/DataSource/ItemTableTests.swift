@@ -78,8 +78,9 @@ struct ItemTableTests {
         #expect(table.shape === shape, "the shape items were packed with stays")
         #expect(table.find(key: "b3")?.item["text"]?.stringValue?.count == 400)
         #expect(table.find(key: "b4")?.item == ["id": "B4", "n": 1])
-        var text: [UInt8] = []
-        table.withText(of: 0) { text = $0.map { [UInt8]($0) } ?? [] }
+        let text = table.withText(of: 0) { text in
+            [UInt8](unsafeUninitializedCapacity: text?.lengthBound ?? 0) { output, count in count = text?.write(to: output) ?? 0 }
+        }
         #expect(try JSONValue(parsing: text) == .object(table.decode(0) ?? [:]))
         for index in 0..<3_000 { table.remove(key: "b\(index)") }
         #expect(table.isEmpty)

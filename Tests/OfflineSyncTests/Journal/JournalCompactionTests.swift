@@ -67,6 +67,35 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    /// A snapshot's lines are written from the packed items straight into the writer's buffer: an item larger than
+    /// the buffer, strings that need escapes and every kind of value must come back as they went in.
+    @Test func aSnapshotWritesEveryKindOfValueAndItemsLargerThanItsBuffer() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let huge = String(repeating: "\u{1}x\"", count: SnapshotWriter.writeBytes / 2)
+        let items = (0..<300).map { n -> JSONObject in
+            var item: JSONObject = [:]
+            item["id"] = .string(n % 2 == 0 ? "BDD73226-2FEB-4E95-A8EF-E333B26\(String(format: "%05d", n))" : "item \(n)")
+            item["text"] = .string(n == 150 ? huge : "tab\tquote\"\u{0}é 🎉 \(n)")
+            item["n"] = .int(Int64(n) * -7_919_000_000)
+            item["x"] = n % 3 == 0 ? .double(Double(n) / 7) : .null
+            item["flag"] = .bool(n % 5 == 0)
+            item["at"] = .string("2026-11-29T09:29:49.\(String(format: "%03d", n % 1000))Z")
+            item["v"] = n % 4 == 0 ? ["list": [1, "a"]] : "0b5d7f85"
+            return item
+        }
+        let store = try await JournalDataSource.open(directory.storePath)
+        try await store.apply([.upsert(table: "T", items: items)])
+        try await store.compact()
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for item in items {
+            guard case .string(let id)? = item["id"] else { continue }
+            #expect(try await reopened.read(table: "T", id: id) == item, "\(id)")
+        }
+        try await reopened.close()
+    }
+
     @Test func emptyStoreCompactsToAValidSnapshot() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

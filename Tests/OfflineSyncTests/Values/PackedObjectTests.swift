@@ -26,8 +26,8 @@ struct PackedObjectTests {
     static func check(_ packed: [UInt8], against text: String, shape: JSONObjectShape?) throws {
         let expected = try Self.read(text)
         #expect(packed.withUnsafeBytes { PackedObject.decode($0, shape: shape) }.map(JSONValue.object) == expected, "\(text)")
-        var json: [UInt8] = []
-        #expect(packed.withUnsafeBytes { PackedObject.appendJSON($0, shape: shape, to: &json) })
+        let json = try #require(packed.withUnsafeBytes { PackedObject.json($0, shape: shape) })
+        #expect(json.count <= packed.withUnsafeBytes { PackedObject.jsonLengthBound($0, shape: shape) })
         #expect(try JSONValue(parsing: json) == expected, "\(text)")
         guard case .object(let object) = expected else { return }
         let fields = ["priority", "id", "missing", "version"]
@@ -54,6 +54,29 @@ struct PackedObjectTests {
                 try Self.check(packed, against: JSONValue.object(object).jsonString(), shape: shape)
             }
         }
+    }
+
+    @Test func packingFromValuesDoesNotDependOnTheOrderTheDictionaryListsThem() throws {
+        let shape = try #require(JSONObjectShape(keys: (0..<12).map { "key\($0)" }))
+        var first: [UInt8]?
+        for round in 0..<20 {
+            // Dictionaries built in other orders and sizes list their keys in other orders.
+            var object = JSONObject(minimumCapacity: 12 + round * 5)
+            for position in (0..<12).shuffled() { object["key\(position)"] = .string(String(repeating: "v", count: position)) }
+            var packed: [UInt8] = []
+            PackedObject.append(object, shape: shape, to: &packed)
+            #expect(packed.first == PackedObject.shaped)
+            #expect(packed.withUnsafeBytes { PackedObject.decode($0, shape: shape) } == object)
+            if let first { #expect(packed == first, "round \(round)") } else { first = packed }
+        }
+        // A key outside the shape, with as many keys: kept as text, with nothing of the attempt left.
+        var other: JSONObject = [:]
+        for position in 0..<11 { other["key\(position)"] = .int(Int64(position)) }
+        other["other"] = true
+        var packed: [UInt8] = [9]
+        PackedObject.append(other, shape: shape, to: &packed)
+        #expect(packed[0] == 9 && packed[1] == PackedObject.text)
+        #expect(packed[1...].withUnsafeBytes { PackedObject.decode($0, shape: shape) } == other)
     }
 
     @Test func onlyObjectsOfTheShapeArePackedWithoutKeys() throws {

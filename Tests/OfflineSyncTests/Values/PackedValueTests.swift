@@ -12,9 +12,13 @@ struct PackedValueTests {
             guard offset == raw.count else { return (nil, nil, raw.count) }
             var skipped = 0
             guard PackedValue.skip(raw, at: &skipped) != nil, skipped == raw.count else { return (nil, nil, raw.count) }
-            var json: [UInt8] = []
             var rendered = 0
-            guard PackedValue.appendJSON(raw, at: &rendered, to: &json) != nil, rendered == raw.count else { return (decoded, nil, raw.count) }
+            var length: Int?
+            let json = [UInt8](unsafeUninitializedCapacity: PackedValue.jsonLengthBound(packedCount: raw.count)) { output, count in
+                length = PackedValue.writeJSON(raw, at: &rendered, to: output)
+                count = length ?? 0
+            }
+            guard length != nil, rendered == raw.count else { return (decoded, nil, raw.count) }
             return (decoded, json, raw.count)
         }
     }
@@ -35,6 +39,7 @@ struct PackedValueTests {
         "37e9671c", "0", "00", "0b5d7f85", "ffffffffffffffffffffffffffffffff", "fffffffffffffffffffffffffffffffff",
         "37E9671C", "37e9671g", "abc", "a",
         "", "Task 000000: fix the login bug", "quote \" backslash \\ newline \n tab \t nul \u{0} é 日本 🎉",
+        "\u{1}\u{2}\u{1F}\u{8}\u{C}\r", String(repeating: "\u{1}", count: 40), "eight ok\u{7F}\"\"\"\"\"\"\"\"" + String(repeating: "x", count: 17),
     ]
 
     @Test func stringsComeBackByteForByte() {
