@@ -169,23 +169,25 @@ struct ItemTable: Sendable {
     /// ``upsert(_:key:decodingPrevious:copyingPrevious:)`` of the item whose id is `id`, without building its key
     /// (``ItemID/key(_:)``) unless the id is not printable ASCII: the item held under the key is found by comparing
     /// ids.
+    /// - Parameter packed: the item's packed form with ``shape``, when the caller has it already.
     @discardableResult
-    mutating func upsert(_ item: JSONObject, id: String, decodingPrevious: Bool = false,
+    mutating func upsert(_ item: JSONObject, id: String, packed: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
                          copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
         var utf8 = id
         guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else {
             return upsert(item, key: ItemID.key(id), decodingPrevious: decodingPrevious, copyingPrevious: copyingPrevious)
         }
         let located = locate(id: id, hash: hash, decoding: decodingPrevious)
-        return store(item, hash: hash, replacing: located, copyingPrevious: copyingPrevious)
+        return store(item, hash: hash, packed: packed, replacing: located, copyingPrevious: copyingPrevious)
     }
 
-    /// Stores `item`, packed, under the key whose hash is `hash`: in the slot of the item it replaces, `located`
-    /// (found by that key), or in a new one.
-    private mutating func store(_ item: JSONObject, hash: UInt32, replacing located: (slot: Int32, item: JSONObject?)?,
+    /// Stores `item`, packed (`packed` when given), under the key whose hash is `hash`: in the slot of the item it
+    /// replaces, `located` (found by that key), or in a new one.
+    private mutating func store(_ item: JSONObject, hash: UInt32, packed: UnsafeRawBufferPointer? = nil,
+                                replacing located: (slot: Int32, item: JSONObject?)?,
                                 copyingPrevious: Bool) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
         if shape == nil { shape = JSONObjectShape(of: item) }
-        let (start, written) = arena.append { PackedObject.append(item, shape: shape, to: &$0) }
+        let (start, written) = packed.map { (arena.append($0), $0.count) } ?? arena.append { PackedObject.append(item, shape: shape, to: &$0) }
         let length = UInt32(written)
         defer { reclaimIfWasteful() }
         if let (slot, previous) = located {

@@ -57,7 +57,7 @@ extension StoreChange {
 
     /// Why `value`, a container at nesting level `depth`, cannot be stored: a number JSON cannot hold, or nesting
     /// deeper than ``maximumItemDepth``. One walk, no allocation.
-    private static func storageProblem(in value: JSONValue, depth: Int) -> String? {
+    static func storageProblem(in value: JSONValue, depth: Int) -> String? {
         switch value {
         case .double(let number):
             return number.isFinite ? nil : nonFiniteProblem

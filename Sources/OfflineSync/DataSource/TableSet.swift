@@ -74,10 +74,12 @@ public struct TableSet: Sendable {
         apply(changes, recording: &notRecording)
     }
 
-    /// ``apply(_:)``, noting in `reversal`, when there is one, what each change replaced or removed, so that
-    /// ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
-    mutating func apply(_ changes: [StoreChange], recording reversal: inout BatchReversal?) {
+    /// ``apply(_:)``, keeping the packed form of the upserted items that `packed` holds (the journal packed them as
+    /// it wrote the batch), and noting in `reversal`, when there is one, what each change replaced or removed, so
+    /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
+    mutating func apply(_ changes: [StoreChange], packed: PackedItems = PackedItems(), recording reversal: inout BatchReversal?) {
         let recording = reversal != nil
+        var ordinal = 0
         var touched: [String: IndexedChanges] = [:]
         // The entries that large upserts add to indexes are built on another thread meanwhile.
         var aside: [Int: AddedIndexEntries] = [:]
@@ -95,13 +97,16 @@ public struct TableSet: Sendable {
                 var indexed = tracks ? touched.removeValue(forKey: name) ?? IndexedChanges() : nil
                 let builder = aside[position]
                 var slots = [Int32?](repeating: nil, count: builder == nil ? 0 : items.count)
-                for (ordinal, item) in items.enumerated() {
+                for (position, item) in items.enumerated() {
+                    defer { ordinal += 1 }
                     guard case .string(let id)? = item["id"] else { continue }
-                    let (slot, _, previous, previousText) = table.upsert(item, id: id, decodingPrevious: tracks, copyingPrevious: recording)
+                    let (slot, _, previous, previousText) = packed.withItem(at: ordinal, shape: table.shape) { bytes in
+                        table.upsert(item, id: id, packed: bytes, decodingPrevious: tracks, copyingPrevious: recording)
+                    }
                     if builder == nil {
                         indexed?.record(slot: slot, previous: previous, final: item)
                     } else {
-                        slots[ordinal] = slot
+                        slots[position] = slot
                         if let previous { indexed?.record(slot: slot, previous: previous, final: nil) }
                     }
                     reversal?.note(table: name, id: id, previousText: previousText)

@@ -4,6 +4,8 @@ struct PendingCommit: Sendable {
     var changes: [StoreChange]
     /// The record's payload.
     var payload: [UInt8]
+    /// The upserted items packed as the payload was written, which the tables keep.
+    var packed: PackedItems
     /// Whether the apply waits for a sync (false for ``Durability/buffered`` and deferred applies).
     var sync: Bool
     var continuation: CheckedContinuation<Void, any Error>
@@ -26,6 +28,7 @@ extension JournalDataSource {
             try checkWritable()
             resolved = resolveFilters(changes)
         }
+        var packed = PackedItems()
         if options.writeThread == .shared, !pipeline.groupsBatches {
             // The record is written around its payload in one buffer.
             let sequence = lastSequence + 1
@@ -33,24 +36,24 @@ extension JournalDataSource {
             buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
             let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
                                                              into: &buffer) { (buffer) throws(DataSourceError) in
-                try JournalPayload.write(resolved, into: &buffer)
+                try JournalPayload.write(resolved, into: &buffer, shapes: { tables.shape(table: $0) }, packing: &packed)
             }
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try appendApplying(buffer, sync: sync, changes: resolved)
+                try appendApplying(buffer, sync: sync, changes: resolved, packed: packed)
                 countWritten(lastSequence: sequence, records: 1)
                 return
             }
             try appendInPlace(buffer, sync: sync)
-            applyWritten(lastSequence: sequence, [resolved])
+            applyWritten(lastSequence: sequence, [(resolved, packed)])
             return
         }
         var payload: [UInt8] = []
         payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        try JournalPayload.write(resolved, into: &payload)
+        try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) }, packing: &packed)
         try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let commit = PendingCommit(changes: resolved, payload: payload, sync: sync, continuation: continuation)
+            let commit = PendingCommit(changes: resolved, payload: payload, packed: packed, sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))
         }
     }
@@ -86,7 +89,7 @@ extension JournalDataSource {
         do {
             if let failure { throw failure }
             try await appendAway(buffer, sync: group.contains(where: \.sync))
-            applyWritten(lastSequence: sequence, group.map(\.changes))
+            applyWritten(lastSequence: sequence, group.map { ($0.changes, $0.packed) })
             for commit in group { commit.continuation.resume() }
         } catch {
             for commit in group { commit.continuation.resume(throwing: error) }
@@ -106,9 +109,13 @@ extension JournalDataSource {
         return (buffer, sequence)
     }
 
-    /// After a successful write of records up to `sequence`: applies the batches in order and counts the records.
-    private func applyWritten(lastSequence sequence: Int64, _ batches: [[StoreChange]]) {
-        for batch in batches { tables.apply(batch) }
+    /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items
+    /// packed as its payload was written, and counts the records.
+    private func applyWritten(lastSequence sequence: Int64, _ batches: [(changes: [StoreChange], packed: PackedItems)]) {
+        for batch in batches {
+            var notRecording: BatchReversal?
+            tables.apply(batch.changes, packed: batch.packed, recording: &notRecording)
+        }
         countWritten(lastSequence: sequence, records: batches.count)
     }
 

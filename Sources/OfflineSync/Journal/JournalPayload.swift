@@ -27,10 +27,20 @@ enum JournalPayload {
     }
 
     /// Appends the payload for `changes`, which hold no filtered `deleteAll`.
-    /// Checks the batch while writing it, so that it needs no walk of its own.
+    /// - Throws: ``DataSourceError`` as ``StoreChange/validate(_:)`` does, with `buffer` then holding part of it.
+    static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) throws(DataSourceError) {
+        var packed = PackedItems()
+        try write(changes, into: &buffer, shapes: { _ in nil }, packing: &packed)
+    }
+
+    /// Appends the payload for `changes`, which hold no filtered `deleteAll`, and packs each upserted item whose keys
+    /// are those of its table's shape (`shapes`) into `packed`, in the batch's order: its text in the payload is
+    /// written from the packed form, and the tables keep that form instead of packing the item again. Checks the
+    /// batch while writing it, so that it needs no walk of its own.
     /// - Throws: ``DataSourceError`` as ``StoreChange/validate(_:)`` does (the same first problem), with `buffer`
     ///   then holding part of the payload.
-    static func write(_ changes: [StoreChange], into buffer: inout [UInt8]) throws(DataSourceError) {
+    static func write(_ changes: [StoreChange], into buffer: inout [UInt8], shapes: (String) -> JSONObjectShape?,
+                      packing packed: inout PackedItems) throws(DataSourceError) {
         let writer = JSONWriter(), items = StorableItemWriter()
         buffer.append(UInt8(ascii: "["))
         for (index, change) in changes.enumerated() {
@@ -41,8 +51,17 @@ enum JournalPayload {
                 buffer.append(contentsOf: #"{"upsert":"#.utf8)
                 writer.writeString(table, into: &buffer)
                 buffer.append(contentsOf: #","items":"#.utf8)
+                let shape = shapes(table)
+                packed.items.reserveCapacity(packed.items.count + upserted.count)
                 try appendList(upserted, into: &buffer) { (item, buffer) throws(DataSourceError) in
-                    try items.write(item, table: table, into: &buffer)
+                    let start = packed.bytes.count
+                    if let shape, try items.writePacked(item, table: table, shape: shape, into: &buffer, packing: &packed.bytes) {
+                        packed.items.append((start..<packed.bytes.count, shape))
+                    } else {
+                        packed.bytes.removeSubrange(start...)
+                        packed.items.append(nil)
+                        try items.write(item, table: table, into: &buffer)
+                    }
                 }
                 buffer.append(UInt8(ascii: "}"))
             case .delete(let table, let ids):

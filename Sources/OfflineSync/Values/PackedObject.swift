@@ -16,15 +16,28 @@ enum PackedObject {
 
     /// Appends the packed form of `object`, shaped when its keys are exactly `shape`'s.
     static func append(_ object: JSONObject, shape: JSONObjectShape?, to buffer: inout [UInt8]) {
-        if let shape, object.count == shape.keys.count, appendShaped(object, shape: shape, to: &buffer) { return }
+        if let shape, appendShaped(object, shape: shape, to: &buffer) == .packed { return }
         buffer.append(text)
         JSONWriter().write(object, into: &buffer)
     }
 
-    /// Appends the shaped form of `object`, which has as many keys as `shape`; false, appending nothing, when a key
-    /// is not one of the shape's. The members are packed as the dictionary lists them, no key hashed (each is
-    /// compared with the shape's, the next position first), then put in the shape's order when they were not.
-    private static func appendShaped(_ object: JSONObject, shape: JSONObjectShape, to buffer: inout [UInt8]) -> Bool {
+    /// What ``appendShaped(_:shape:to:accepting:)`` did.
+    enum ShapedPacking {
+        /// The object is packed, shaped.
+        case packed
+        /// Its keys are not the shape's: nothing was appended.
+        case otherKeys
+        /// A value was not accepted: nothing was appended.
+        case refused
+    }
+
+    /// Appends the shaped form of `object` when its keys are exactly `shape`'s and `accept` accepts each value (asked
+    /// in the order the dictionary lists them, which is the order ``JSONWriter`` writes them in). The members are
+    /// packed in that order, no key hashed (each is compared with the shape's, the next position first), then put
+    /// in the shape's order when they were not.
+    static func appendShaped(_ object: JSONObject, shape: JSONObjectShape, to buffer: inout [UInt8],
+                             accepting accept: (JSONValue) -> Bool = { _ in true }) -> ShapedPacking {
+        guard object.count == shape.keys.count else { return .otherKeys }
         let start = buffer.count
         buffer.append(shaped)
         let valuesStart = buffer.count
@@ -35,7 +48,11 @@ enum PackedObject {
             for (key, value) in object {
                 guard let position = shape.position(of: key, trying: next) else {
                     buffer.removeSubrange(start...)
-                    return false
+                    return .otherKeys
+                }
+                guard accept(value) else {
+                    buffer.removeSubrange(start...)
+                    return .refused
                 }
                 inOrder = inOrder && position == next
                 next = position + 1
@@ -44,7 +61,7 @@ enum PackedObject {
                 places[position] = (valueStart, buffer.count - valuesStart)
             }
             if !inOrder { reorder(&buffer, from: valuesStart, places: UnsafeBufferPointer(places)) }
-            return true
+            return .packed
         }
     }
 
@@ -200,6 +217,19 @@ enum PackedObject {
             output[written] = UInt8(ascii: "}")
             return written + 1
         }
+    }
+
+    /// Appends the JSON text of the object packed in `bytes` with `shape`; false, appending nothing, when the bytes
+    /// are not one.
+    static func appendJSON(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?, to buffer: inout [UInt8]) -> Bool {
+        let start = buffer.count
+        let bound = jsonLengthBound(bytes, shape: shape)
+        buffer.append(contentsOf: repeatElement(0, count: bound))
+        let written = buffer.withUnsafeMutableBufferPointer { output in
+            writeJSON(bytes, shape: shape, to: UnsafeMutableBufferPointer(rebasing: output[start...]))
+        }
+        buffer.removeLast(bound - (written ?? 0))
+        return written != nil
     }
 
     /// The JSON text of the object packed in `bytes` with `shape`, or nil when the bytes are not one.

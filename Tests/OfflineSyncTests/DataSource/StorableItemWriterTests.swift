@@ -60,4 +60,64 @@ struct StorableItemWriterTests {
             #expect(thrown == expected)
         }
     }
+
+    @Test func anItemOfTheShapeIsPackedOnceForItsTextAndTheTables() throws {
+        let shape = try #require(JSONObjectShape(keys: ["id", "text", "n", "d", "flag", "none", "list"]))
+        let item: JSONObject = ["id": "a", "text": "line\nbreak \"quoted\" ü", "n": -3, "d": 2.5, "flag": true, "none": .null,
+                                "list": [1, ["k": 2.0]]]
+        var text: [UInt8] = [], packed: [UInt8] = []
+        #expect(try StorableItemWriter().writePacked(item, table: "T", shape: shape, into: &text, packing: &packed))
+        #expect(try JSONValue(parsing: text) == .object(item))
+        #expect(packed.withUnsafeBytes { PackedObject.decode($0, shape: shape) } == item)
+        var other = item
+        other["extra"] = 1
+        text = []
+        packed = []
+        #expect(try !StorableItemWriter().writePacked(other, table: "T", shape: shape, into: &text, packing: &packed))
+        #expect(text.isEmpty && packed.isEmpty)
+    }
+
+    @Test func anItemOfTheShapeIsRefusedAsValidationRefusesIt() throws {
+        let items: [JSONObject] = [
+            ["id": 7, "d": 1],
+            ["id": "nan", "d": .double(.nan)],
+            ["id": "inf", "d": [1, .double(-.infinity)]],
+            ["id": "deep", "d": Self.deep(StoreChange.maximumItemDepth)],
+        ]
+        let shape = try #require(JSONObjectShape(keys: ["id", "d"]))
+        for item in items {
+            var expected: DataSourceError?
+            do { try StoreChange.validate([.upsert(table: "T", items: [item])]) } catch { expected = error }
+            var text: [UInt8] = [], packed: [UInt8] = []
+            var thrown: DataSourceError?
+            do { _ = try StorableItemWriter().writePacked(item, table: "T", shape: shape, into: &text, packing: &packed) } catch { thrown = error }
+            #expect(expected != nil && thrown == expected, "\(item)")
+            #expect(packed.isEmpty, "\(item)")
+        }
+    }
+
+    @Test func theTablesKeepItemsPackedWithTheirShapeAndPackTheOthers() throws {
+        var tables = TableSet()
+        tables.apply([.upsert(table: "T", items: [["id": "first", "n": 1]])])
+        let batch: [StoreChange] = [
+            .upsert(table: "T", items: [["id": "a", "n": 2], ["id": "b", "m": 3]]),
+            .deleteAll(table: "T", matching: nil),
+            // Packed with the shape the table had, which the clear dropped: packed again from its values.
+            .upsert(table: "T", items: [["id": "c", "n": 4]]),
+        ]
+        var payload: [UInt8] = []
+        var packed = PackedItems()
+        try JournalPayload.write(batch, into: &payload, shapes: { tables.shape(table: $0) }, packing: &packed)
+        #expect(packed.items.map { $0 != nil } == [true, false, true])
+        #expect(JournalPayload.changes(from: try JSONValue(parsing: payload)) == batch)
+        var notRecording: BatchReversal?
+        tables.apply(Array(batch[..<1]), packed: packed, recording: &notRecording)
+        #expect(tables.item(table: "T", id: "a") == ["id": "a", "n": 2])
+        #expect(tables.item(table: "T", id: "b") == ["id": "b", "m": 3])
+        tables = TableSet()
+        tables.apply([.upsert(table: "T", items: [["id": "first", "n": 1]])])
+        tables.apply(batch, packed: packed, recording: &notRecording)
+        #expect(tables.items(table: "T") == [["id": "c", "n": 4]])
+        #expect(tables.item(table: "T", id: "c") == ["id": "c", "n": 4])
+    }
 }
