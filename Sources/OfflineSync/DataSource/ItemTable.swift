@@ -102,7 +102,8 @@ struct ItemTable: Sendable {
 
     /// The id of the item in `slot`, read from its packed form without building the other members.
     private func storedID(of slot: Int32) -> String? {
-        guard case .string(let id)? = values(of: slot, fields: ["id"])?.first else { return nil }
+        let id = withPacked(slot) { packed in packed.flatMap { PackedObject.value(of: "id", in: $0, shape: shape) } }
+        guard case .string(let id)? = id else { return nil }
         return id
     }
 

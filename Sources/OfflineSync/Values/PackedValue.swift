@@ -42,8 +42,11 @@ enum PackedValue {
             buffer.append(double)
             appendBytes(of: number.bitPattern.littleEndian, to: &buffer)
         case .string(let text):
-            var text = text
-            text.withUTF8 { appendString($0, to: &buffer) }
+            // A native string lends its bytes without a copy of the string.
+            if text.utf8.withContiguousStorageIfAvailable({ appendString($0, to: &buffer) }) == nil {
+                var text = text
+                text.withUTF8 { appendString($0, to: &buffer) }
+            }
         case .array, .object:
             var text: [UInt8] = []
             JSONWriter().write(value, into: &text)
@@ -91,6 +94,17 @@ enum PackedValue {
             value >>= 7
         }
         buffer.append(UInt8(value))
+    }
+
+    /// Each byte's two hex digits as they lie in memory (the high digit first), lower- and upper-case.
+    private static let lowerHexPairs = hexPairs(letters: UInt8(ascii: "a"))
+    private static let upperHexPairs = hexPairs(letters: UInt8(ascii: "A"))
+
+    private static func hexPairs(letters: UInt8) -> [UInt16] {
+        (0...255).map { byte in
+            let digits = (JSONWriter.hexDigit(UInt8(byte) >> 4, letters: letters), JSONWriter.hexDigit(UInt8(byte) & 0xF, letters: letters))
+            return withUnsafeBytes(of: digits) { $0.load(as: UInt16.self) }
+        }
     }
 
     /// What each byte is as a hex digit: bit 0 a digit `0`-`9`, bit 1 a lower-case letter `a`-`f`, bit 2 an
@@ -263,17 +277,17 @@ enum PackedValue {
         offset += 1
         switch tag {
         case upperUUID, lowerUUID:
-            let letters = tag == upperUUID ? UInt8(ascii: "A") : UInt8(ascii: "a")
-            var written = 0
-            for position in 0..<16 {
-                if position == 4 || position == 6 || position == 8 || position == 10 {
-                    output[written] = UInt8(ascii: "-")
-                    written += 1
+            // Two digits a byte at a time, from a table of each byte's two digits in the case of the UUID.
+            (tag == upperUUID ? upperHexPairs : lowerHexPairs).withUnsafeBufferPointer { pairs in
+                var written = 0
+                for position in 0..<16 {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        output[written] = UInt8(ascii: "-")
+                        written += 1
+                    }
+                    output.storeBytes(of: pairs[Int(bytes[offset + position])], toByteOffset: written, as: UInt16.self)
+                    written += 2
                 }
-                let byte = bytes[offset + position]
-                output[written] = JSONWriter.hexDigit(byte >> 4, letters: letters)
-                output[written + 1] = JSONWriter.hexDigit(byte & 0xF, letters: letters)
-                written += 2
             }
             offset += 16
             return 36

@@ -32,6 +32,9 @@ struct PackedObjectTests {
         guard case .object(let object) = expected else { return }
         let fields = ["priority", "id", "missing", "version"]
         #expect(packed.withUnsafeBytes { PackedObject.values(of: fields, in: $0, shape: shape) } == fields.map { object[$0] ?? .null }, "\(text)")
+        for field in fields {
+            #expect(packed.withUnsafeBytes { PackedObject.value(of: field, in: $0, shape: shape) } == object[field] ?? .null, "\(text)")
+        }
     }
 
     @Test func packedFromTextDecodesAsTheReaderReadsTheText() throws {
