@@ -36,7 +36,7 @@ public struct TableSet: Sendable {
             try outcome.get()
         }
         if let index = indexes[table]?.first, index.count == items.count {
-            for position in 0..<index.count { try emit(index.slot(at: position)) }
+            try index.forEachSlot(emit)
         } else {
             for slot in items.liveSlots { try emit(slot) }
         }

@@ -109,6 +109,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func explain(_ query: Query) async throws -> QueryPlan {
         if isClosed { throw JournalError.closed }
+        tables.foldIndexes(of: query.table)
         return try tables.explain(query)
     }
 
@@ -116,6 +117,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func read(_ query: Query) async throws -> QueryResult {
         if isClosed { throw JournalError.closed }
+        tables.foldIndexes(of: query.table)
         return try tables.read(query)
     }
 
