@@ -19,6 +19,9 @@ public struct TableSet: Sendable {
     /// How many items `table` holds.
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
 
+    /// How many items all the tables hold together.
+    var itemCount: Int { tables.values.reduce(0) { $0 + $1.count } }
+
     /// Every item of `table`, decoded, in unspecified order.
     public func items(table: String) -> [JSONObject] { tables[table]?.items ?? [] }
 

@@ -38,6 +38,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     var lastSequence: Int64
     var manifest: Manifest
     var snapshotBytes: Int64
+    /// How many items the tables held when `snapshotBytes` was last set (at open, or by a compaction): with the
+    /// items held now, it scales the snapshot's size to an estimate of what a compaction would write
+    /// (``scheduleAutomaticCompaction()``).
+    var snapshotItems: Int
     /// Set when the journal's state on disk is unknown; every later write throws it.
     var failure: JournalError?
     var isClosed = false
@@ -92,6 +96,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         self.lastSequence = opened.lastSequence
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes
+        self.snapshotItems = opened.tables.itemCount
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
         self.writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes",
                                       placement: options.writeThread == .shared ? .sharedThreads : .ownThread)
