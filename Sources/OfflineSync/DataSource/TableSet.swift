@@ -19,6 +19,9 @@ public struct TableSet: Sendable {
     /// How many items `table` holds.
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
 
+    /// How many items all the tables hold together.
+    var itemCount: Int { tables.values.reduce(0) { $0 + $1.count } }
+
     /// Every item of `table`, decoded, in unspecified order.
     public func items(table: String) -> [JSONObject] { tables[table]?.items ?? [] }
 
@@ -36,7 +39,7 @@ public struct TableSet: Sendable {
             try outcome.get()
         }
         if let index = indexes[table]?.first, index.count == items.count {
-            for position in 0..<index.count { try emit(index.slot(at: position)) }
+            try index.forEachSlot(emit)
         } else {
             for slot in items.liveSlots { try emit(slot) }
         }
@@ -76,25 +79,36 @@ public struct TableSet: Sendable {
     /// ``apply(_:)``, with the JSON text of each upserted item already written: `ranges` of `texts`, one per item
     /// of the batch's upserts in order (the journal store passes its record's payload). Without ranges, items are
     /// written here.
-    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>]) {
+    /// `entriesAside`, when given, is what ``startIndexEntries(for:)`` returned for `changes` (with no index defined
+    /// since): the caller started it early, so that the entries are built while it encodes the batch.
+    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>],
+                        entriesAside: [Int: AddedIndexEntries]? = nil) {
         var notRecording: BatchReversal?
-        apply(changes, itemTexts: texts, at: ranges, recording: &notRecording)
+        apply(changes, itemTexts: texts, at: ranges, recording: &notRecording, entriesAside: entriesAside)
     }
 
-    /// ``apply(_:itemTexts:at:)``, noting in `reversal`, when there is one, what each change replaced or removed, so
-    /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
-    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>],
-                        recording reversal: inout BatchReversal?) {
-        let recording = reversal != nil
-        var touched: [String: IndexedChanges] = [:]
-        var nextText = 0
-        // The entries that large upserts add to indexes are built on another thread meanwhile.
+    /// Starts building aside (``AddedIndexEntries``) the index entries of the large upserts of `changes`, by the
+    /// change's position in the batch, for ``apply(_:itemTexts:at:recording:entriesAside:)``.
+    func startIndexEntries(for changes: [StoreChange]) -> [Int: AddedIndexEntries] {
         var aside: [Int: AddedIndexEntries] = [:]
         for (position, change) in changes.enumerated() {
             guard case .upsert(let name, let items) = change, items.count >= AddedIndexEntries.minimumItems,
                   let list = indexes[name] else { continue }
             aside[position] = AddedIndexEntries(items: items, fields: list.map(\.definition.fields))
         }
+        return aside
+    }
+
+    /// ``apply(_:itemTexts:at:entriesAside:)``, noting in `reversal`, when there is one, what each change replaced or
+    /// removed, so that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets
+    /// `reversal` to nil.
+    mutating func apply(_ changes: [StoreChange], itemTexts texts: [UInt8], at ranges: [Range<Int>],
+                        recording reversal: inout BatchReversal?, entriesAside: [Int: AddedIndexEntries]? = nil) {
+        let recording = reversal != nil
+        var touched: [String: IndexedChanges] = [:]
+        var nextText = 0
+        // The entries that large upserts add to indexes are built on another thread meanwhile.
+        let aside = entriesAside ?? startIndexEntries(for: changes)
         for (position, change) in changes.enumerated() {
             let name = change.table
             let tracks = indexes[name] != nil

@@ -31,6 +31,8 @@ extension JournalDataSource {
         if options.writeThread == .shared, !pipeline.groupsBatches {
             // The record is written around its payload in one buffer, whose items' texts the tables then keep.
             let sequence = lastSequence + 1
+            // The index entries of large upserts are built on another thread while the batch is encoded.
+            let entriesAside = tables.startIndexEntries(for: resolved)
             var buffer: [UInt8] = []
             buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
             let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
@@ -39,12 +41,13 @@ extension JournalDataSource {
             }
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try appendApplying(buffer, sync: sync, changes: resolved, itemTexts: itemTexts)
+                try appendApplying(buffer, sync: sync, changes: resolved, itemTexts: itemTexts, entriesAside: entriesAside)
                 countWritten(lastSequence: sequence, records: 1)
                 return
             }
             try appendInPlace(buffer, sync: sync)
-            applyWritten(lastSequence: sequence, [(resolved, buffer, itemTexts)])
+            tables.apply(resolved, itemTexts: buffer, at: itemTexts, entriesAside: entriesAside)
+            countWritten(lastSequence: sequence, records: 1)
             return
         }
         var payload: [UInt8] = []
