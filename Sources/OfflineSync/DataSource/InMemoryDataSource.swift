@@ -23,7 +23,8 @@ public actor InMemoryDataSource: SyncContextDataSource, TransactionHost {
     /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why.
     /// - Throws: ``DataSourceError`` for an invalid table name or query.
     public func explain(_ query: Query) async throws -> QueryPlan {
-        try tables.explain(query)
+        tables.foldIndexes(of: query.table)
+        return try tables.explain(query)
     }
 
     /// The item with `id` (case-insensitive) in `table`, or nil.
@@ -34,7 +35,8 @@ public actor InMemoryDataSource: SyncContextDataSource, TransactionHost {
 
     /// The items matching `query`, with the local query rules.
     public func read(_ query: Query) async throws -> QueryResult {
-        try tables.read(query)
+        tables.foldIndexes(of: query.table)
+        return try tables.read(query)
     }
 
     /// Validates the whole batch, then applies all of it; nothing changes when it throws.

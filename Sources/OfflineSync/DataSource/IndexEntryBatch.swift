@@ -5,6 +5,8 @@ struct IndexEntryBatch: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Where each entry lies in `bytes`: in the order they were appended, or in entry order after ``sort()``.
     private(set) var entries: [TableIndex.Entry] = []
+    /// Whether `entries` is known to be in entry order (an empty batch is), so that ``sort()`` has nothing to do.
+    private(set) var isSorted = true
 
     /// An empty batch.
     init() {}
@@ -17,6 +19,7 @@ struct IndexEntryBatch: Sendable {
         let start = bytes.count
         TableIndex.appendEntry(of: item, fields: fields, slot: slot, to: &bytes)
         entries.append(TableIndex.Entry(offset: start, length: bytes.count - start))
+        isSorted = entries.count == 1
     }
 
     /// Drops the entry appended last.
@@ -34,7 +37,9 @@ struct IndexEntryBatch: Sendable {
 
     /// Puts the entries in order of their bytes.
     mutating func sort() {
+        guard !isSorted else { return }
         bytes.withUnsafeBytes { raw in entries.sort { TableIndex.compare(raw, $0, raw, $1) < 0 } }
+        isSorted = true
     }
 
     /// Drops the entries found in both batches, one for one, and leaves both sorted: an entry that a batch added and
@@ -68,13 +73,15 @@ struct IndexEntryBatch: Sendable {
     /// Appends the entries of `other`.
     mutating func append(contentsOf other: IndexEntryBatch) {
         let shift = bytes.count
+        isSorted = other.count == 0 ? isSorted : count == 0 && other.isSorted
         bytes.append(contentsOf: other.bytes)
         entries.append(contentsOf: other.entries.lazy.map { TableIndex.Entry(offset: $0.offset + shift, length: $0.length) })
     }
 
     /// This batch, sorted, with each entry's trailing number `p` (a position, in place of a slot) replaced by the
     /// slot `slots[p]`; an entry whose slot is nil is left out. Entries of equal values were in order of position,
-    /// so sorting again moves only those.
+    /// so sorting again moves only those, and there is nothing to sort when the slots rise with the positions (new
+    /// items of a bulk import take the slots after the table's last).
     func replacingPositions(with slots: [Int32?]) -> IndexEntryBatch {
         var result = IndexEntryBatch()
         result.bytes = bytes
@@ -89,6 +96,12 @@ struct IndexEntryBatch: Sendable {
             }
         }
         result.entries = kept
+        var previous = Int32.min
+        result.isSorted = isSorted && slots.allSatisfy { slot in
+            guard let slot else { return true }
+            defer { previous = slot }
+            return slot > previous
+        }
         result.sort()
         return result
     }

@@ -1,11 +1,13 @@
 /// One secondary index held in memory: an entry per item of the table, sorted by the indexed fields' values in the
 /// total order of the local query rules (a missing field is null), then by the item's slot.
 ///
-/// An entry is the ``OrderedKey`` encoding of the item's indexed values followed by its slot (4 bytes), kept in one
-/// byte buffer; the sorted list holds each entry's offset and length (16 bytes). Entries compare with `memcmp`, so
-/// neither a lookup nor a merge decodes a value. A batch of changes is folded in by one pass (changed entries out,
-/// their new versions sorted and merged in where the list stands, without a second list), so an `apply` of `b` items
-/// costs O(n + b log b) whatever its size.
+/// An entry is the ``OrderedKey`` encoding of the item's indexed values followed by its slot (4 bytes). The entries
+/// are kept in two sorted lists (``SortedIndexEntries``): the main one, and a run of the entries added since the run
+/// was last folded into it. A batch of changes takes its old entries out of either list and merges its new ones into
+/// the run, which stays small enough to merge into cheaply; the run is folded into the main list once it reaches a
+/// share of it (``runShare``), so that each entry moves a bounded number of times as the index grows, instead of the
+/// whole list moving at every batch. Reads walk one sorted list: they see a folded index (``fold()``, which the
+/// stores call before reading, or ``folded()``), and ``forEachSlot(_:)`` walks both lists merged.
 struct TableIndex: Sendable {
     /// Where an entry lies in a byte buffer.
     struct Entry: Sendable {
@@ -14,12 +16,16 @@ struct TableIndex: Sendable {
     }
 
     let definition: IndexDefinition
-    private var bytes: [UInt8] = []
-    private var entries: [Entry] = []
-    /// Bytes of `bytes` no entry uses any more.
-    private var garbage = 0
-    /// Bytes appended to `bytes` since it was last laid out in entry order.
-    private var unordered = 0
+    /// Every entry but those of `run`.
+    private var main = SortedIndexEntries()
+    /// The entries added since the last fold, none of them in `main`.
+    private var run = SortedIndexEntries()
+
+    /// The run is folded into the main list once it holds this many entries and at least `1 / runShare` of the
+    /// main list's.
+    static let runMinimum = 1_024
+    /// See ``runMinimum``.
+    static let runShare = 8
 
     /// An empty index of `definition`.
     init(definition: IndexDefinition) {
@@ -27,7 +33,24 @@ struct TableIndex: Sendable {
     }
 
     /// How many entries the index holds.
-    var count: Int { entries.count }
+    var count: Int { main.count + run.count }
+
+    /// Whether every entry is in the main list, where reads find them.
+    var isFolded: Bool { run.count == 0 }
+
+    /// Merges the run into the main list.
+    mutating func fold() {
+        guard run.count > 0 else { return }
+        run.bytes.withUnsafeBytes { main.insert(run.entries, of: $0) }
+        run = SortedIndexEntries()
+    }
+
+    /// This index with its run merged into the main list: itself when it is folded already.
+    func folded() -> TableIndex {
+        var copy = self
+        copy.fold()
+        return copy
+    }
 
     /// The entry of `item` stored in `slot`: its indexed values, then the slot.
     func entry(for item: JSONObject, slot: Int32) -> [UInt8] {
@@ -43,155 +66,47 @@ struct TableIndex: Sendable {
         OrderedKey.append(slot: slot, to: &bytes)
     }
 
+    /// Calls `body` with the slot of every entry, in order, walking the main list and the run merged.
+    func forEachSlot<Failure: Error>(_ body: (Int32) throws(Failure) -> Void) throws(Failure) {
+        var mainPosition = 0, runPosition = 0
+        while mainPosition < main.count || runPosition < run.count {
+            let takesRun: Bool
+            if runPosition == run.count {
+                takesRun = false
+            } else if mainPosition == main.count {
+                takesRun = true
+            } else {
+                takesRun = main.bytes.withUnsafeBytes { mainRaw in
+                    run.bytes.withUnsafeBytes { runRaw in
+                        Self.compare(runRaw, run.entries[runPosition], mainRaw, main.entries[mainPosition]) < 0
+                    }
+                }
+            }
+            if takesRun {
+                try body(run.slot(at: runPosition))
+                runPosition += 1
+            } else {
+                try body(main.slot(at: mainPosition))
+                mainPosition += 1
+            }
+        }
+    }
+
+    // MARK: Reading a folded index (positions are the main list's)
+
     /// The slot of the entry at `position`.
     func slot(at position: Int) -> Int32 {
-        let entry = entries[position]
-        return bytes.withUnsafeBytes { OrderedKey.slot(endingAt: UnsafeRawBufferPointer(rebasing: $0[entry.offset..<(entry.offset + entry.length)])) }
+        assert(isFolded, "reads need a folded index")
+        return main.slot(at: position)
     }
 
     /// Sets the bit of each slot that an entry at `positions` holds in `bits` (bit `slot % 64` of word `slot / 64`),
     /// in one pass over the entries without calling back per entry. Returns false, with the bits of the slots before
     /// it set, at the first slot `bits` has no word for.
     func markSlots(at positions: Range<Int>, in bits: inout [UInt64]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            entries.withUnsafeBufferPointer { entries in
-                bits.withUnsafeMutableBufferPointer { words in
-                    for entry in entries[positions] {
-                        let slot = Int(OrderedKey.slot(endingAt: UnsafeRawBufferPointer(rebasing: raw[entry.offset..<(entry.offset + entry.length)])))
-                        let word = slot >> 6
-                        guard slot >= 0, word < words.count else { return false }
-                        words[word] |= 1 << UInt64(slot & 63)
-                    }
-                    return true
-                }
-            }
-        }
+        assert(isFolded, "reads need a folded index")
+        return main.markSlots(at: positions, in: &bits)
     }
-
-    /// Makes room for `count` more entries of about `entryBytes` bytes each.
-    mutating func reserveCapacity(_ count: Int, entryBytes: Int) {
-        entries.reserveCapacity(entries.count + count)
-        bytes.reserveCapacity(bytes.count + count * entryBytes)
-    }
-
-    /// Adds `entry` without keeping the order; ``sort()`` must follow before the index is read or updated.
-    mutating func appendUnsorted(_ entry: [UInt8]) {
-        entries.append(Entry(offset: bytes.count, length: entry.count))
-        bytes.append(contentsOf: entry)
-        unordered += entry.count
-    }
-
-    /// Adds the entry of the item in `slot` whose indexed values encode as `values`, as ``appendUnsorted(_:)``
-    /// does, without building the entry apart first.
-    mutating func appendUnsorted(values: UnsafeRawBufferPointer, slot: Int32) {
-        let start = bytes.count
-        bytes.append(contentsOf: values)
-        OrderedKey.append(slot: slot, to: &bytes)
-        entries.append(Entry(offset: start, length: bytes.count - start))
-        unordered += bytes.count - start
-    }
-
-    /// Puts the entries in order, and their bytes too when they were appended far out of order.
-    mutating func sort() {
-        bytes.withUnsafeBytes { raw in
-            entries.sort { Self.compare(raw, $0, raw, $1) < 0 }
-        }
-        // Entries appended in order (a snapshot written in index order) need no rewrite.
-        if isLaidOutInOrder { unordered = 0 }
-        compactIfWasteful()
-    }
-
-    /// Whether the entries' bytes lie in the buffer in entry order.
-    var isLaidOutInOrder: Bool {
-        zip(entries, entries.dropFirst()).allSatisfy { $0.offset < $1.offset }
-    }
-
-    /// Removes the entries `removed` (each present exactly as stored) and adds `added`; an entry in both, one for
-    /// one, is neither removed nor added (``IndexEntryBatch/cancelCommon(_:_:)``).
-    mutating func update(removing removed: IndexEntryBatch, adding added: IndexEntryBatch) {
-        var removed = removed, added = added
-        if removed.count > 0, added.count > 0 { IndexEntryBatch.cancelCommon(&removed, &added) } else { added.sort() }
-        if removed.count > 0 {
-            var positions: [Int] = []
-            positions.reserveCapacity(removed.count)
-            removed.bytes.withUnsafeBytes { raw in
-                for entry in removed.entries {
-                    let key = Self.view(raw, entry)
-                    let position = lowerBound(key)
-                    if position < entries.count, compare(position, key) == 0 {
-                        positions.append(position)
-                        garbage += entry.length
-                    }
-                }
-            }
-            remove(at: positions)
-        }
-        guard added.count > 0 else { return compactIfWasteful() }
-        // The new entries' bytes go to the end of the buffer, in order; then they are placed among the old ones.
-        var fresh: [Entry] = []
-        fresh.reserveCapacity(added.count)
-        added.bytes.withUnsafeBytes { raw in
-            for entry in added.entries {
-                fresh.append(Entry(offset: bytes.count, length: entry.length))
-                bytes.append(contentsOf: Self.view(raw, entry))
-                unordered += entry.length
-            }
-        }
-        if fresh.count <= Self.singleStepLimit {
-            for entry in fresh { entries.insert(entry, at: bytes.withUnsafeBytes { lowerBound(Self.view($0, entry)) }) }
-        } else {
-            merge(fresh)
-        }
-        compactIfWasteful()
-    }
-
-    /// Removes the entries at `positions` (distinct, in any order), moving each kept entry at most once.
-    private mutating func remove(at positions: [Int]) {
-        if positions.count <= Self.singleStepLimit {
-            for position in positions.sorted(by: >) { entries.remove(at: position) }
-            return
-        }
-        let doomed = positions.sorted()
-        guard let first = doomed.first else { return }
-        var kept = first, next = 0
-        for position in first..<entries.count {
-            if next < doomed.count, doomed[next] == position {
-                next += 1
-            } else {
-                entries[kept] = entries[position]
-                kept += 1
-            }
-        }
-        entries.removeLast(entries.count - kept)
-    }
-
-    /// Merges `fresh` (entries of the buffer's end, in order) into the entries where they stand: the list grows at
-    /// its end, and the new entries are placed from the last one back, each finding its place by a galloping search
-    /// back from the place of the one after it; the run of old entries between two places moves once. Nothing is
-    /// allocated beyond the growth, and the old entries before the first new one's place never move.
-    private mutating func merge(_ fresh: [Entry]) {
-        var end = entries.count
-        entries.append(contentsOf: fresh)
-        var free = entries.count
-        for (placed, entry) in fresh.reversed().enumerated() {
-            // The old entries left are spread among the new ones left: the next place is about one share back.
-            let position = gallop(entry, before: end, stride: max(1, end / (fresh.count - placed)))
-            let run = end - position
-            free -= run
-            if run > 0 {
-                entries.withUnsafeMutableBufferPointer { list in
-                    guard let base = list.baseAddress else { return }
-                    (base + free).update(from: base + position, count: run)
-                }
-            }
-            free -= 1
-            entries[free] = entry
-            end = position
-        }
-    }
-
-    /// Up to this many changes are placed one at a time rather than by a pass over the whole index.
-    private static let singleStepLimit = 32
 
     /// The positions of the entries at or after `lower` and before `upper`, comparing each entry's first
     /// `bound.count` bytes with the bound (so a bound of encoded values covers every entry that starts with them).
@@ -199,9 +114,8 @@ struct TableIndex: Sendable {
     /// start with `upper`. A nil bound is open.
     func positions(from lower: [UInt8]?, inclusive lowerInclusive: Bool = true,
                    to upper: [UInt8]?, inclusive upperInclusive: Bool = true) -> Range<Int> {
-        let start = lower.map { bound in partition { Self.comparePrefix($0, bound) >= (lowerInclusive ? 0 : 1) } } ?? 0
-        let end = upper.map { bound in partition { Self.comparePrefix($0, bound) >= (upperInclusive ? 1 : 0) } } ?? entries.count
-        return start..<max(start, end)
+        assert(isFolded, "reads need a folded index")
+        return main.positions(from: lower, inclusive: lowerInclusive, to: upper, inclusive: upperInclusive)
     }
 
     /// The encodings of the distinct values of the first field, in order, found by one search per value; nil when
@@ -209,12 +123,9 @@ struct TableIndex: Sendable {
     func firstValueGroups(limit: Int) -> [[UInt8]]? {
         var groups: [[UInt8]] = []
         var position = 0
-        while position < entries.count {
+        while position < main.count {
             guard groups.count < limit else { return nil }
-            let value = bytes.withUnsafeBytes { raw in
-                let entry = Self.view(raw, entries[position])
-                return Array(entry[0..<OrderedKey.length(ofValueAt: 0, in: entry)])
-            }
+            let value = withEntry(at: position) { entry in Array(entry[0..<OrderedKey.length(ofValueAt: 0, in: entry)]) }
             groups.append(value)
             position = positions(from: value, to: value).upperBound
         }
@@ -223,8 +134,7 @@ struct TableIndex: Sendable {
 
     /// The indexed values of the entry at `position`, by field name; nil when one is an array or an object.
     func values(at position: Int) -> JSONObject? {
-        bytes.withUnsafeBytes { raw in
-            let entry = Self.view(raw, entries[position])
+        withEntry(at: position) { entry in
             var object = JSONObject(minimumCapacity: definition.fields.count), offset = 0
             for field in definition.fields {
                 guard let value = OrderedKey.scalar(at: &offset, in: entry) else { return nil }
@@ -236,97 +146,70 @@ struct TableIndex: Sendable {
 
     /// Calls `body` with the bytes of the entry at `position`.
     func withEntry<T>(at position: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        bytes.withUnsafeBytes { raw in body(Self.view(raw, entries[position])) }
+        assert(isFolded, "reads need a folded index")
+        return main.withEntry(at: position, body)
     }
 
     /// Compares the entries at `lhs` and `rhs` without their first values: by the other fields, then the slot.
     func compareAfterFirstValue(_ lhs: Int, _ rhs: Int) -> Int {
-        bytes.withUnsafeBytes { raw in
-            let left = Self.view(raw, entries[lhs]), right = Self.view(raw, entries[rhs])
-            return ValueComparison.compareBytes(UnsafeRawBufferPointer(rebasing: left[OrderedKey.length(ofValueAt: 0, in: left)...]),
-                                                UnsafeRawBufferPointer(rebasing: right[OrderedKey.length(ofValueAt: 0, in: right)...]))
-        }
-    }
-
-    // MARK: Comparison
-
-    /// The first position whose entry is not below `entry`.
-    private func lowerBound(_ key: UnsafeRawBufferPointer) -> Int {
-        partition { ValueComparison.compareBytes($0, key) >= 0 }
-    }
-
-    /// The first position before `end` whose entry is not below `entry` (one of the buffer's), `end` when none is,
-    /// for an entry expected about `stride` positions before `end`: probes `end - 1`, then steps back by `stride`,
-    /// `2 stride`, `4 stride`, … until an entry is below it, then searches the last step, so that the comparisons
-    /// stay near `end` and grow with the distance, not with the index. A stride of the expected distance saves the
-    /// probes that galloping from a step of 1 spends reaching it.
-    private func gallop(_ entry: Entry, before end: Int, stride: Int = 1) -> Int {
-        bytes.withUnsafeBytes { raw in
-            let key = Self.view(raw, entry)
-            let isAtOrAfter = { (bytes: UnsafeRawBufferPointer) in ValueComparison.compareBytes(bytes, key) >= 0 }
-            var low = end, high = end, step = stride
-            while low > 0, isAtOrAfter(Self.view(raw, entries[low - 1])) {
-                high = low - 1
-                low = max(0, high - step)
-                step *= 2
+        withEntry(at: lhs) { left in
+            withEntry(at: rhs) { right in
+                ValueComparison.compareBytes(UnsafeRawBufferPointer(rebasing: left[OrderedKey.length(ofValueAt: 0, in: left)...]),
+                                             UnsafeRawBufferPointer(rebasing: right[OrderedKey.length(ofValueAt: 0, in: right)...]))
             }
-            return partition(in: low..<high, isAtOrAfter)
         }
     }
 
-    private func compare(_ position: Int, _ key: UnsafeRawBufferPointer) -> Int {
-        bytes.withUnsafeBytes { raw in ValueComparison.compareBytes(Self.view(raw, entries[position]), key) }
+    // MARK: Building and changing
+
+    /// Makes room for `count` more entries of about `entryBytes` bytes each.
+    mutating func reserveCapacity(_ count: Int, entryBytes: Int) {
+        main.reserveCapacity(count, entryBytes: entryBytes)
     }
 
-    /// The first position in `range` (all of the index by default) whose entry's bytes satisfy `isAtOrAfter`, or
-    /// the range's end (entries are partitioned by it).
-    private func partition(in range: Range<Int>? = nil, _ isAtOrAfter: (UnsafeRawBufferPointer) -> Bool) -> Int {
-        bytes.withUnsafeBytes { raw in
-            var low = range?.lowerBound ?? 0, high = range?.upperBound ?? entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if isAtOrAfter(Self.view(raw, entries[middle])) { high = middle } else { low = middle + 1 }
+    /// Adds `entry` without keeping the order; ``sort()`` must follow before the index is read or updated.
+    mutating func appendUnsorted(_ entry: [UInt8]) {
+        fold()
+        main.appendUnsorted(entry)
+    }
+
+    /// Adds the entry of the item in `slot` whose indexed values encode as `values`, as ``appendUnsorted(_:)``
+    /// does, without building the entry apart first.
+    mutating func appendUnsorted(values: UnsafeRawBufferPointer, slot: Int32) {
+        fold()
+        main.appendUnsorted(values: values, slot: slot)
+    }
+
+    /// Puts the entries in order, and their bytes too when they were appended far out of order.
+    mutating func sort() {
+        fold()
+        main.sort()
+    }
+
+    /// Whether the main list's bytes lie in its buffer in entry order.
+    var isLaidOutInOrder: Bool { main.isLaidOutInOrder }
+
+    /// Removes the entries `removed` (each present exactly as stored) and adds `added`; an entry in both, one for
+    /// one, is neither removed nor added (``IndexEntryBatch/cancelCommon(_:_:)``). Removed entries are taken from
+    /// the run or the main list, wherever they are; added ones go to the run, which is folded into the main list
+    /// once it reaches its share.
+    mutating func update(removing removed: IndexEntryBatch, adding added: IndexEntryBatch) {
+        var removed = removed, added = added
+        if removed.count > 0, added.count > 0 { IndexEntryBatch.cancelCommon(&removed, &added) } else { added.sort() }
+        if removed.count > 0 {
+            var found = [Bool](repeating: false, count: removed.count)
+            removed.bytes.withUnsafeBytes { raw in
+                if run.count > 0 { run.remove(removed.entries, of: raw, found: &found) }
+                main.remove(removed.entries, of: raw, found: &found)
             }
-            return low
         }
-    }
-
-    private static func view(_ raw: UnsafeRawBufferPointer, _ entry: Entry) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: raw[entry.offset..<(entry.offset + entry.length)])
+        guard added.count > 0 else { return }
+        added.bytes.withUnsafeBytes { run.insert(added.entries, of: $0) }
+        if run.count >= max(Self.runMinimum, main.count / Self.runShare) { fold() }
     }
 
     /// Compares the bytes of entry `lhs` of buffer `lhsRaw` with those of `rhs` of `rhsRaw`.
     static func compare(_ lhsRaw: UnsafeRawBufferPointer, _ lhs: Entry, _ rhsRaw: UnsafeRawBufferPointer, _ rhs: Entry) -> Int {
-        ValueComparison.compareBytes(view(lhsRaw, lhs), view(rhsRaw, rhs))
-    }
-
-    /// Compares the first `bound.count` bytes of `entry` with `bound`: 0 when the entry starts with it.
-    private static func comparePrefix(_ entry: UnsafeRawBufferPointer, _ bound: [UInt8]) -> Int {
-        bound.withUnsafeBytes { bound in
-            let order = ValueComparison.compareBytes(UnsafeRawBufferPointer(rebasing: entry[0..<min(entry.count, bound.count)]), bound)
-            return order
-        }
-    }
-
-    /// Rewrites the byte buffer in entry order, without garbage, once most of it is garbage or a third of it was
-    /// appended since the last rewrite. Entries near each other in order then lie near each other in memory, so a
-    /// merge's galloping search and a read's walk touch a few cache lines instead of one per entry; rewriting when
-    /// the appended part reaches a third of the buffer copies each byte a bounded number of times as the index grows.
-    private mutating func compactIfWasteful() {
-        let isWasteful = garbage > 1 << 16 && garbage * 2 > bytes.count
-        let isScattered = unordered > 1 << 16 && unordered * 3 > bytes.count
-        guard isWasteful || isScattered else { return }
-        var fresh: [UInt8] = []
-        fresh.reserveCapacity(bytes.count - garbage)
-        bytes.withUnsafeBytes { raw in
-            for position in entries.indices {
-                let start = fresh.count
-                fresh.append(contentsOf: Self.view(raw, entries[position]))
-                entries[position].offset = start
-            }
-        }
-        bytes = fresh
-        garbage = 0
-        unordered = 0
+        ValueComparison.compareBytes(SortedIndexEntries.view(lhsRaw, lhs), SortedIndexEntries.view(rhsRaw, rhs))
     }
 }

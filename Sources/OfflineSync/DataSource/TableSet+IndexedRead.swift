@@ -4,7 +4,7 @@ extension TableSet {
     public func explain(_ query: Query) throws(DataSourceError) -> QueryPlan {
         try StoreChange.validateTable(query.table)
         do { try query.validate() } catch { throw DataSourceError.invalidQuery(error) }
-        let list = indexes[query.table] ?? []
+        let list = foldedIndexes(of: query.table)
         switch IndexPlanner.choose(query, among: list) {
         case .failure(let refusal):
             return QueryPlan(access: .scan, reason: refusal.reason)
@@ -57,9 +57,8 @@ extension TableSet {
 
     /// Answers a validated `query` from the indexes when a plan serves it; nil when a scan must.
     func indexedRead(_ query: Query, table: ItemTable) -> QueryResult? {
-        guard let list = indexes[query.table], case .success(let plan) = IndexPlanner.choose(query, among: list) else {
-            return nil
-        }
+        let list = foldedIndexes(of: query.table)
+        guard case .success(let plan) = IndexPlanner.choose(query, among: list) else { return nil }
         let walked = plan.walked, index = list[walked.index]
         let filters = plan.choices.dropFirst().map { Self.slotBitmap($0, list[$0.index], slotCount: table.slotCount) }
         let entryTest = plan.entryResidual.map { EntryTest($0, fields: index.definition.fields) }
@@ -83,6 +82,20 @@ extension TableSet {
             page = page.map { item in item.filter { fields.contains($0.key) } }
         }
         return QueryResult(items: page, totalCount: query.includeTotalCount ? reader.total : nil)
+    }
+
+    /// The indexes of `table`, each folded (``TableIndex/fold()``): as held when ``foldIndexes(of:)`` ran since the
+    /// last change, else folded copies.
+    private func foldedIndexes(of table: String) -> [TableIndex] {
+        guard let list = indexes[table] else { return [] }
+        return list.allSatisfy(\.isFolded) ? list : list.map { $0.folded() }
+    }
+
+    /// Folds the run of each index of `table` into its main list, so that reads find every entry there without
+    /// folding a copy each (a store calls this before each read; it costs nothing when nothing was added).
+    public mutating func foldIndexes(of table: String) {
+        guard indexes[table]?.contains(where: { !$0.isFolded }) == true else { return }
+        indexes[table]?.indices.forEach { indexes[table]?[$0].fold() }
     }
 
     /// Calls `visit` with the position of each entry `choice` walks, in the index's order (backwards when

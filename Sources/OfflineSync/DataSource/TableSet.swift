@@ -19,6 +19,9 @@ public struct TableSet: Sendable {
     /// How many items `table` holds.
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
 
+    /// How many items all the tables hold together.
+    var itemCount: Int { tables.values.reduce(0) { $0 + $1.count } }
+
     /// Every item of `table`, decoded, in unspecified order.
     public func items(table: String) -> [JSONObject] { tables[table]?.items ?? [] }
 
@@ -36,7 +39,7 @@ public struct TableSet: Sendable {
             try outcome.get()
         }
         if let index = indexes[table]?.first, index.count == items.count {
-            for position in 0..<index.count { try emit(index.slot(at: position)) }
+            try index.forEachSlot(emit)
         } else {
             for slot in items.liveSlots { try emit(slot) }
         }
@@ -74,20 +77,30 @@ public struct TableSet: Sendable {
         apply(changes, recording: &notRecording)
     }
 
-    /// ``apply(_:)``, keeping the packed form of the upserted items that `packed` holds (the journal packed them as
-    /// it wrote the batch), and noting in `reversal`, when there is one, what each change replaced or removed, so
-    /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
-    mutating func apply(_ changes: [StoreChange], packed: PackedItems = PackedItems(), recording reversal: inout BatchReversal?) {
-        let recording = reversal != nil
-        var ordinal = 0
-        var touched: [String: IndexedChanges] = [:]
-        // The entries that large upserts add to indexes are built on another thread meanwhile.
+    /// Starts building aside (``AddedIndexEntries``) the index entries of the large upserts of `changes`, by the
+    /// change's position in the batch, for ``apply(_:packed:recording:entriesAside:)``.
+    func startIndexEntries(for changes: [StoreChange]) -> [Int: AddedIndexEntries] {
         var aside: [Int: AddedIndexEntries] = [:]
         for (position, change) in changes.enumerated() {
             guard case .upsert(let name, let items) = change, items.count >= AddedIndexEntries.minimumItems,
                   let list = indexes[name] else { continue }
             aside[position] = AddedIndexEntries(items: items, fields: list.map(\.definition.fields))
         }
+        return aside
+    }
+
+    /// ``apply(_:)``, keeping the packed form of the upserted items that `packed` holds (the journal packed them as
+    /// it wrote the batch), and noting in `reversal`, when there is one, what each change replaced or removed, so
+    /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
+    /// `entriesAside`, when given, is what ``startIndexEntries(for:)`` returned for `changes` (with no index defined
+    /// since): the caller started it early, so that the entries are built while it encodes the batch.
+    mutating func apply(_ changes: [StoreChange], packed: PackedItems = PackedItems(), recording reversal: inout BatchReversal?,
+                        entriesAside: [Int: AddedIndexEntries]? = nil) {
+        let recording = reversal != nil
+        var ordinal = 0
+        var touched: [String: IndexedChanges] = [:]
+        // The entries that large upserts add to indexes are built on another thread meanwhile.
+        let aside = entriesAside ?? startIndexEntries(for: changes)
         for (position, change) in changes.enumerated() {
             let name = change.table
             let tracks = indexes[name] != nil

@@ -57,6 +57,7 @@ extension JournalDataSource {
         try final.write(layout, fileSystem: fileSystem)
         manifest = final
         snapshotBytes = snapshotSize
+        snapshotItems = frozen.itemCount
         if discarding { return try discardObsoleteFiles(keeping: final) }
         var obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
         if let old = previous.snapshot { obsolete.append(layout.snapshotPath(old)) }
@@ -117,15 +118,29 @@ extension JournalDataSource {
         }
     }
 
-    /// Starts a compaction in the background once the journal is at least as large as the snapshot and at least
-    /// ``JournalOptions/compactionMinimumBytes``. After failures it waits for the journal to grow further
-    /// (doubling each time), so a full disk does not cause a compaction storm.
+    /// Starts a compaction in the background once the journal is at least as large as the snapshot would be if it
+    /// were written now, and at least ``JournalOptions/compactionMinimumBytes``. The snapshot's size now is
+    /// estimated from the last one's, scaled by the items held now against the items it held (never below the
+    /// last one's): a compaction rewrites every item, so it waits for a journal at least as large as what it
+    /// writes. Without the scaling, a growing store (an import) was rewritten each time its journal reached the
+    /// last snapshot's size, at 4, 8, 16 MiB…, and the journal is still bounded by the items' size. After
+    /// failures it waits for the journal to grow further (doubling each time), so a full disk does not cause a
+    /// compaction storm.
     func scheduleAutomaticCompaction() {
         guard options.automaticCompaction, !isCompacting, !compactionScheduled, !isClosed, failure == nil,
-              journalSize >= max(snapshotBytes, options.compactionMinimumBytes, automaticCompactionFloor)
+              journalSize >= max(snapshotBytes, options.compactionMinimumBytes, automaticCompactionFloor),
+              journalSize >= estimatedSnapshotBytes
         else { return }
         compactionScheduled = true
         Task { await self.compactAutomatically() }
+    }
+
+    /// The last snapshot's size scaled by the items held now against the items it held (its own size when it held
+    /// none or more than now).
+    private var estimatedSnapshotBytes: Int64 {
+        let items = tables.itemCount
+        guard snapshotItems > 0, items > snapshotItems else { return snapshotBytes }
+        return Int64(Double(snapshotBytes) * Double(items) / Double(snapshotItems))
     }
 
     private func compactAutomatically() async {

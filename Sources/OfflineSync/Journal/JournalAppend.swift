@@ -60,13 +60,15 @@ extension JournalDataSource {
     /// items `packed` holds as packed while the payload was written, and which hold no `deleteAll`) to the tables on
     /// the actor's thread: a large batch then pays for the longer of the two instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
     /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
-    /// error is thrown: nothing changed.
-    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems) throws(JournalError) {
+    /// error is thrown: nothing changed. `entriesAside` is what ``TableSet/startIndexEntries(for:)`` started for
+    /// `changes`.
+    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
+                        entriesAside: [Int: AddedIndexEntries]) throws(JournalError) {
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
         let write = writes.start { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
         var reversal: BatchReversal? = BatchReversal()
-        tables.apply(changes, packed: packed, recording: &reversal)
+        tables.apply(changes, packed: packed, recording: &reversal, entriesAside: entriesAside)
         do {
             try record(write.wait())
         } catch {

@@ -32,6 +32,8 @@ extension JournalDataSource {
         if options.writeThread == .shared, !pipeline.groupsBatches {
             // The record is written around its payload in one buffer.
             let sequence = lastSequence + 1
+            // The index entries of large upserts are built on another thread while the batch is encoded.
+            let entriesAside = tables.startIndexEntries(for: resolved)
             var buffer: [UInt8] = []
             buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
             let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
@@ -40,12 +42,14 @@ extension JournalDataSource {
             }
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try appendApplying(buffer, sync: sync, changes: resolved, packed: packed)
+                try appendApplying(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: entriesAside)
                 countWritten(lastSequence: sequence, records: 1)
                 return
             }
             try appendInPlace(buffer, sync: sync)
-            applyWritten(lastSequence: sequence, [(resolved, packed)])
+            var notRecording: BatchReversal?
+            tables.apply(resolved, packed: packed, recording: &notRecording, entriesAside: entriesAside)
+            countWritten(lastSequence: sequence, records: 1)
             return
         }
         var payload: [UInt8] = []

@@ -38,6 +38,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     var lastSequence: Int64
     var manifest: Manifest
     var snapshotBytes: Int64
+    /// How many items the tables held when `snapshotBytes` was last set (at open, or by a compaction): with the
+    /// items held now, it scales the snapshot's size to an estimate of what a compaction would write
+    /// (``scheduleAutomaticCompaction()``).
+    var snapshotItems: Int
     /// Set when the journal's state on disk is unknown; every later write throws it.
     var failure: JournalError?
     var isClosed = false
@@ -92,6 +96,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         self.lastSequence = opened.lastSequence
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes
+        self.snapshotItems = opened.tables.itemCount
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
         self.writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes",
                                       placement: options.writeThread == .shared ? .sharedThreads : .ownThread)
@@ -109,6 +114,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func explain(_ query: Query) async throws -> QueryPlan {
         if isClosed { throw JournalError.closed }
+        tables.foldIndexes(of: query.table)
         return try tables.explain(query)
     }
 
@@ -116,6 +122,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func read(_ query: Query) async throws -> QueryResult {
         if isClosed { throw JournalError.closed }
+        tables.foldIndexes(of: query.table)
         return try tables.read(query)
     }
 

@@ -8,7 +8,8 @@
 public struct JournalOptions: Sendable {
     /// How durable each `apply` is before it returns; default ``Durability/always``.
     public var durability: Durability
-    /// Whether the store compacts by itself once the journal is at least as large as the snapshot and at least
+    /// Whether the store compacts by itself once the journal is at least as large as the snapshot would be if
+    /// written now (the last snapshot's size scaled by the items held against those it held) and at least
     /// ``compactionMinimumBytes``; default true. ``JournalDataSource/compact()`` works either way.
     public var automaticCompaction: Bool = true
     /// The journal size below which automatic compaction never starts; default 4 MiB.

@@ -54,6 +54,7 @@ struct BenchRunner {
             try await runNetworkPull()
         case .json: try runJSONSuite()
         case .reads: try await runReadsSuite()
+        case .queries: try await runQueriesSuite()
         }
         report.finish()
     }
@@ -110,6 +111,16 @@ struct BenchRunner {
         try await runPointReads(store, records)
         try await store.close()
         try await runMemory(directory)
+    }
+
+    /// W3 to fill a store, then W5 and the query shapes beside it: the queries, without the rest of the store suite.
+    func runQueriesSuite() async throws {
+        log("offline-sync bench: \(factory.name), W3 then W5 and the query shapes, \(sizes.bulkRecords) records, data under \(root.path)")
+        let (directory, records) = try await runBulkImport()
+        let store = try await factory.open(directory: directory, durability: .always)
+        try await runQuery(store, records)
+        try await store.close()
+        try await runQueryShapes(directory, records)
     }
 
     /// J1 and J2.

@@ -69,6 +69,16 @@ struct BenchRunTests {
         #expect(report.metrics.map(\.name) == ["d0_fsyncs_per_s"])
     }
 
+    @Test func queriesSuiteReportsW3W5AndTheShapesOnly() async throws {
+        let lines = try await run(["--quick", "--json", "--suite", "queries"], factory: BenchCommand.storeFactory(BenchOptions()))
+        guard let summary = lines.last, case .object(let all) = try JSONValue(parsing: summary) else {
+            Issue.record("no summary"); return
+        }
+        let expected = Set(Self.expectedMetrics.keys.filter { $0.hasPrefix("w3_") || $0.hasPrefix("w5_") })
+        #expect(expected.count > 3)
+        #expect(Set(all.keys) == expected)
+    }
+
     @Test func jsonSuiteChecksEveryCodecAndReportsBothRates() async throws {
         let lines = try await run(["--quick", "--json", "--suite", "json"], factory: InMemoryBenchStoreFactory())
         let names = try lines.dropLast().map { line -> String in

@@ -34,7 +34,7 @@ struct TableIndexTests {
             let expected = items.map { slot, item in (slot, index.entry(for: item, slot: slot)) }
                 .sorted { lhs, rhs in lhs.1.lexicographicallyPrecedes(rhs.1) }
                 .map(\.0)
-            #expect((0..<index.count).map { index.slot(at: $0) } == expected, "round \(round)")
+            #expect(orderedSlots(index) == expected, "round \(round)")
         }
         #expect(sawScattered, "merges must leave bytes out of order before a rewrite")
         #expect(sawRewrite, "the appended bytes must have passed the threshold that lays them out again")
@@ -58,7 +58,7 @@ struct TableIndexTests {
             let expected = items.map { slot, item in (slot, index.entry(for: item, slot: slot)) }
                 .sorted { lhs, rhs in lhs.1.lexicographicallyPrecedes(rhs.1) }
                 .map(\.0)
-            #expect(slots(index) == expected)
+            #expect(orderedSlots(index) == expected)
         }
         add((0..<3_000).map { Double($0 * 2) })
         add((0..<500).map { Double(-1_000 + $0) })
@@ -68,8 +68,14 @@ struct TableIndexTests {
         add((0..<700).map { Double(($0 * 7_919) % 6_000) + 0.5 })
     }
 
-    /// The slots of the index's entries, in order.
-    private func slots(_ index: TableIndex) -> [Int32] { (0..<index.count).map { index.slot(at: $0) } }
+    /// The slots of the index's entries, in order: the main list and the run walked merged, and the same once folded.
+    private func orderedSlots(_ index: TableIndex) -> [Int32] {
+        var merged: [Int32] = []
+        index.forEachSlot { merged.append($0) }
+        let folded = index.folded()
+        #expect((0..<folded.count).map { folded.slot(at: $0) } == merged)
+        return merged
+    }
 
     @Test func aSlotChangedSeveralTimesInOneBatchEndsWithOnlyItsLastEntry() {
         var index = TableIndex(definition: IndexDefinition(table: "T", fields: ["v"]))
@@ -78,7 +84,7 @@ struct TableIndexTests {
         seed.append(a, fields: ["v"], slot: 5)
         seed.append(other, fields: ["v"], slot: 9)
         index.update(removing: IndexEntryBatch(), adding: seed)
-        #expect(slots(index) == [5, 9])
+        #expect(orderedSlots(index) == [5, 9])
 
         // Slot 5: a → b → c, and slot 9 deleted then written again as it was: as one batch lists them.
         var removed = IndexEntryBatch(), added = IndexEntryBatch()
@@ -87,9 +93,10 @@ struct TableIndexTests {
             if let after { added.append(after, fields: ["v"], slot: slot) }
         }
         index.update(removing: removed, adding: added)
-        #expect(slots(index) == [9, 5], "slot 9 keeps its entry (v 2), slot 5 has only v 3")
+        #expect(orderedSlots(index) == [9, 5], "slot 9 keeps its entry (v 2), slot 5 has only v 3")
         var two: [UInt8] = []
         OrderedKey.append(.int(2), to: &two)
+        index.fold()
         #expect(index.positions(from: two, to: two).count == 1)
     }
 
@@ -98,7 +105,8 @@ struct TableIndexTests {
         var batch = IndexEntryBatch()
         for (slot, value) in [(Int32(0), 3), (63, 1), (64, 2), (130, 2), (7, 9)] { batch.append(["v": .int(Int64(value))], fields: ["v"], slot: slot) }
         index.update(removing: IndexEntryBatch(), adding: batch)
-        #expect(slots(index) == [63, 64, 130, 0, 7])
+        #expect(orderedSlots(index) == [63, 64, 130, 0, 7])
+        index.fold()
 
         var bits = [UInt64](repeating: 0, count: 3)
         #expect(index.markSlots(at: 1..<4, in: &bits))

@@ -7,8 +7,8 @@ struct CRC32CTests {
         #expect(CRC32C.checksum([]) == 0)
     }
 
-    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 63, 1000])
-    func slicingByEightMatchesBytewiseComputation(length: Int) {
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 1000])
+    func slicingBySixteenMatchesBytewiseComputation(length: Int) {
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
@@ -22,6 +22,12 @@ struct CRC32CTests {
         let bytes = Array("The quick brown fox jumps over the lazy dog".utf8)
         let first = CRC32C.checksum(bytes, from: 0, to: 10)
         #expect(CRC32C.checksum(bytes, from: 10, continuing: first) == CRC32C.checksum(bytes))
+        // Pieces that start off the 16-byte stride of the whole.
+        let long = (0..<301).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 3) }
+        for cut in [1, 5, 16, 17, 150, 299] {
+            let head = CRC32C.checksum(long, from: 0, to: cut)
+            #expect(CRC32C.checksum(long, from: cut, continuing: head) == CRC32C.checksum(long), "cut at \(cut)")
+        }
     }
 
     @Test func hexIsEightLowercaseDigitsAndRejectsUppercase() {

@@ -123,6 +123,46 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    @Test func aGrowingStoreIsRewrittenOnlyOnceItsJournalOutgrowsItsItemsAndAnUpdatedOneOnceItOutgrowsTheSnapshot() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = JournalOptions()
+        options.compactionMinimumBytes = 4_000
+        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        func item(_ number: Int, version: Int) -> JSONObject {
+            ["id": .string("item-\(number)"), "text": .string(String(repeating: "x", count: 60)), "version": .int(Int64(version))]
+        }
+        func settle() async {
+            _ = await eventually {
+                let busy = await store.isCompacting, scheduled = await store.compactionScheduled
+                return !busy && !scheduled
+            }
+        }
+        // An import: 60 batches of 20 new items (about 2 KB each). The first compaction comes at the minimum; the
+        // journal then never holds as many bytes as the items, where the last snapshot's size alone was passed
+        // each time the store doubled.
+        for batch in 0..<60 {
+            try await store.apply([.upsert(table: "T", items: (0..<20).map { item(batch * 20 + $0, version: 0) })])
+            await settle()
+        }
+        let afterImport = await store.statistics()
+        #expect(afterImport.generation == 2, "one compaction at the minimum, then none while the store grows")
+        #expect(afterImport.journalBytes > afterImport.snapshotBytes, "the journal outgrew the last snapshot")
+
+        // Updates: the items stay as many, so the journal passes what a compaction would write.
+        for round in 0..<4 {
+            for batch in 0..<60 {
+                try await store.apply([.upsert(table: "T", items: (0..<20).map { item(batch * 20 + $0, version: round + 1) })])
+                await settle()
+            }
+        }
+        #expect(await store.statistics().generation > 2)
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(try await reopened.read(table: "T", id: "item-1199")?["version"] == .int(4))
+        try await reopened.close()
+    }
+
     @Test func aFailedAutomaticCompactionIsCountedAndExplainedInTheStatistics() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
