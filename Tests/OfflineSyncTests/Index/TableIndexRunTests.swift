@@ -116,7 +116,10 @@ struct TableIndexRunTests {
         // A snapshot writes the items in the index's order, the run merged in.
         var order: [String] = []
         indexed.forEachItemText(table: "R") { text in
-            guard case .object(let object)? = try? JSONReader.parse(text.bindMemory(to: UInt8.self)), case .string(let id)? = object["id"] else { return }
+            var line = [UInt8](repeating: 0, count: text.lengthBound)
+            let length = line.withUnsafeMutableBufferPointer { text.write(to: $0) } ?? 0
+            let parsed = line.withUnsafeBufferPointer { try? JSONReader.parse(UnsafeBufferPointer(rebasing: $0[..<length])) }
+            guard case .object(let object)? = parsed, case .string(let id)? = object["id"] else { return }
             order.append(id)
         }
         indexed.foldIndexes(of: "R")
