@@ -1,7 +1,7 @@
 /// The items of a batch's upserts that were packed as the batch was written (``StorableItemWriter/writePacked(_:table:shape:into:packing:)``),
 /// in the batch's order of upserted items: each item's bytes in `bytes` and the shape it was packed with, or nil for
 /// an item left to be packed when it is applied. The tables keep those bytes as they are
-/// (``TableSet/apply(_:packed:recording:)``) when their shape is still that one.
+/// (``TableSet/apply(_:packed:recording:entriesAside:)``) when their shape is still that one.
 struct PackedItems: Sendable {
     var bytes: [UInt8] = []
     var items: [(range: Range<Int>, shape: JSONObjectShape)?] = []

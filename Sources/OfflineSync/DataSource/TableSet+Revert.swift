@@ -1,4 +1,4 @@
-/// What a batch changed, noted while ``TableSet/apply(_:packed:recording:)`` applied it, so that
+/// What a batch changed, noted while ``TableSet/apply(_:packed:recording:entriesAside:)`` applied it, so that
 /// ``TableSet/revert(_:)`` can take it back: for each item the batch stored or removed, in order, the text the item
 /// had just before (nil when it had none).
 struct BatchReversal: Sendable {
