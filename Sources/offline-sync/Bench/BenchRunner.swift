@@ -105,22 +105,26 @@ struct BenchRunner {
 
     /// W3 to fill a store, then W6 and W7 on it: the point reads and the memory, without the rest of the store suite.
     func runReadsSuite() async throws {
-        log("offline-sync bench: \(factory.name), W3 then W6 and W7, \(sizes.bulkRecords) records, data under \(root.path)")
-        let (directory, records) = try await runBulkImport()
-        let store = try await factory.open(directory: directory, durability: .always)
-        try await runPointReads(store, records)
-        try await store.close()
+        let (directory, _) = try await runBulkImportOpening("W6 and W7") { try await runPointReads($0, $1) }
         try await runMemory(directory)
     }
 
     /// W3 to fill a store, then W5 and the query shapes beside it: the queries, without the rest of the store suite.
     func runQueriesSuite() async throws {
-        log("offline-sync bench: \(factory.name), W3 then W5 and the query shapes, \(sizes.bulkRecords) records, data under \(root.path)")
+        let (directory, records) = try await runBulkImportOpening("W5 and the query shapes") { try await runQuery($0, $1) }
+        try await runQueryShapes(directory, records)
+    }
+
+    /// W3, then `workload` on its store opened again (and closed after it); logs that the suite runs `workloads`.
+    private func runBulkImportOpening(
+        _ workloads: String, _ workload: (BenchStore, [BenchmarkRecord]) async throws -> Void
+    ) async throws -> (URL, [BenchmarkRecord]) {
+        log("offline-sync bench: \(factory.name), W3 then \(workloads), \(sizes.bulkRecords) records, data under \(root.path)")
         let (directory, records) = try await runBulkImport()
         let store = try await factory.open(directory: directory, durability: .always)
-        try await runQuery(store, records)
+        try await workload(store, records)
         try await store.close()
-        try await runQueryShapes(directory, records)
+        return (directory, records)
     }
 
     /// J1 and J2.

@@ -29,12 +29,16 @@ struct TableIndexRunTests {
         return slots
     }
 
+    /// An index whose first batch added the items in `slots`, and those items by slot.
+    private static func index(holding slots: Range<Int32>) -> (TableIndex, [Int32: JSONObject]) {
+        var index = TableIndex(definition: IndexDefinition(table: "T", fields: fields))
+        let added = slots.map { ($0, item($0)) }
+        index.update(removing: IndexEntryBatch(), adding: batch(added))
+        return (index, Dictionary(uniqueKeysWithValues: added))
+    }
+
     @Test func theRunFoldsIntoTheMainListOnceItReachesItsShare() {
-        var index = TableIndex(definition: IndexDefinition(table: "T", fields: Self.fields))
-        var items: [Int32: JSONObject] = [:]
-        let first = (0..<Int32(10_000)).map { ($0, Self.item($0)) }
-        for (slot, item) in first { items[slot] = item }
-        index.update(removing: IndexEntryBatch(), adding: Self.batch(first))
+        var (index, items) = Self.index(holding: 0..<10_000)
         #expect(index.isFolded, "a first batch above the run's minimum goes straight to the main list")
 
         // 10,000 in the main list: the run folds at 1,250 entries, on the seventh batch of 200.
@@ -52,11 +56,7 @@ struct TableIndexRunTests {
     }
 
     @Test func removalsAndUpdatesFindEntriesInTheRunAndInTheMainList() {
-        var index = TableIndex(definition: IndexDefinition(table: "T", fields: Self.fields))
-        var items: [Int32: JSONObject] = [:]
-        let base = (0..<Int32(2_000)).map { ($0, Self.item($0)) }
-        for (slot, item) in base { items[slot] = item }
-        index.update(removing: IndexEntryBatch(), adding: Self.batch(base))
+        var (index, items) = Self.index(holding: 0..<2_000)
         let recent = (Int32(2_000)..<2_100).map { ($0, Self.item($0)) }
         for (slot, item) in recent { items[slot] = item }
         index.update(removing: IndexEntryBatch(), adding: Self.batch(recent))
