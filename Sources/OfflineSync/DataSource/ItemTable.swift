@@ -72,6 +72,13 @@ struct ItemTable: Sendable {
         buckets.probe(hash: hash) { storedKey(of: $0) == key }
     }
 
+    /// ``slot(of:hash:)`` of the key whose UTF-8 is `key`, building no string unless an item's hash matches.
+    private func slot(ofKey key: UnsafeRawBufferPointer, hash: UInt32) -> Int32? {
+        buckets.probe(hash: hash) { slot in
+            storedID(of: slot).map { ItemID.hasKey($0, String(decoding: key, as: UTF8.self)) } ?? false
+        }
+    }
+
     /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
     /// when `decoding`, or nil; only its id is read otherwise.
     private func locate(id: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
@@ -229,14 +236,21 @@ struct ItemTable: Sendable {
         if shape == nil { shape = newShape }
     }
 
-    /// Stores the item whose packed form (with ``shape``) is `packed` under `key`, as an upsert would. Returns
-    /// the slot and whether it replaced an item (whose slot it keeps).
+    /// The slot holding each of `items`' keys now, or -1 for none: the lookups of ``load(packed:key:hash:held:)``,
+    /// done for a group of items first so that their buckets' cache misses overlap.
+    func slots(holding items: ArraySlice<LoadedItem>) -> [Int32] {
+        items.map { item in item.withKeyAndPacked { key, _ in slot(ofKey: key, hash: item.hash) ?? -1 } }
+    }
+
+    /// Stores the item whose packed form (with ``shape``) is `packed` under the key whose UTF-8 is `key` and
+    /// whose hash is `hash`, as an upsert would: in `held`, the slot that held the key before this run of items
+    /// (``slots(holding:)``), or else in the slot of an item stored under the key since, or in a new one.
+    /// Returns the slot and whether it replaced an item (whose slot it keeps).
     @discardableResult
-    mutating func load(packed: UnsafeRawBufferPointer, key: String) -> (slot: Int32, replaced: Bool) {
-        let hash = Self.hash(key)
+    mutating func load(packed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, hash: UInt32, held: Int32?) -> (slot: Int32, replaced: Bool) {
         let start = arena.append(packed)
         defer { reclaimIfWasteful() }
-        if let slot = slot(of: key, hash: hash) {
+        if let slot = held ?? slot(ofKey: key, hash: hash) {
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = UInt32(packed.count)

@@ -53,6 +53,24 @@ enum OrderedKey {
         }
     }
 
+    /// Appends the encoding of the value whose JSON text is `json`, or of null when the text is not one value. A
+    /// string of printable ASCII without escapes is encoded straight from its text, without building it.
+    static func append(json: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        if json.count >= 2, json[0] == UInt8(ascii: "\""), json[json.count - 1] == UInt8(ascii: "\"") {
+            let content = UnsafeBufferPointer(rebasing: json[1..<(json.count - 1)])
+            // No NUL either: nothing to escape.
+            if content.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
+                bytes.append(0x04)
+                bytes.append(contentsOf: content)
+                bytes.append(0x00)
+                bytes.append(0x00)
+                return
+            }
+        }
+        guard case .success(let value) = JSONReader.result(json) else { return append(.null, to: &bytes) }
+        append(value, to: &bytes)
+    }
+
     /// The first byte of the encodings of values of `value`'s kind, and the first byte after them: every value
     /// a comparison with `value` can match (same kind) encodes within this range.
     static func kindBounds(of value: JSONValue) -> (lower: UInt8, upper: UInt8) {

@@ -1,11 +1,14 @@
-/// One item of a snapshot, parsed while opening: its key (``ItemID/key(_:)`` of its id), its packed form
-/// (``PackedObject``, with its table's shape), and the ``OrderedKey`` encoding of each of its table's indexed value
-/// lists, in declaration order; all in one buffer, so that parsing a line allocates once.
+/// One item of a snapshot, parsed while opening: its key (``ItemID/key(_:)`` of its id) and the key's hash
+/// (``ItemTable/hash(_:)``), its packed form (``PackedObject``, with its table's shape), and the ``OrderedKey``
+/// encoding of each of its table's indexed value lists, in declaration order; all in one buffer, so that parsing a
+/// line allocates once, and the hash computed where lines are parsed in parallel.
 struct LoadedItem: Sendable {
     /// The key's UTF-8, the packed form, then each index's values as a varint length and the bytes.
     private var bytes: [UInt8]
     private var keyLength: Int32
     private var packedLength: Int32
+    /// ``ItemTable/hash(_:)`` of the key.
+    let hash: UInt32
 
     init(packed: some Collection<UInt8>, key: String, indexValues: [[UInt8]]) {
         let keyBytes = key.utf8
@@ -17,9 +20,7 @@ struct LoadedItem: Sendable {
             PackedValue.appendVarint(UInt64(values.count), to: &bytes)
             bytes.append(contentsOf: values)
         }
-        self.bytes = bytes
-        keyLength = Int32(keyBytes.count)
-        packedLength = Int32(packed.count)
+        self.init(bytes: bytes, keyLength: keyBytes.count, packedLength: packed.count)
     }
 
     /// An item whose `bytes` hold its key's UTF-8 (`keyLength` bytes), its packed form (`packedLength` bytes), then
@@ -28,14 +29,15 @@ struct LoadedItem: Sendable {
         self.bytes = bytes
         self.keyLength = Int32(keyLength)
         self.packedLength = Int32(packedLength)
+        hash = bytes.withUnsafeBytes { ItemTable.hash(UnsafeRawBufferPointer(rebasing: $0[0..<keyLength])) }
     }
 
-    var key: String {
-        String(decoding: bytes[0..<Int(keyLength)], as: UTF8.self)
-    }
-
-    func withPacked<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(keyLength)..<Int(keyLength + packedLength)])) }
+    /// Calls `body` with the key's UTF-8 and the packed form.
+    func withKeyAndPacked<T>(_ body: (_ key: UnsafeRawBufferPointer, _ packed: UnsafeRawBufferPointer) -> T) -> T {
+        bytes.withUnsafeBytes { raw in
+            body(UnsafeRawBufferPointer(rebasing: raw[0..<Int(keyLength)]),
+                 UnsafeRawBufferPointer(rebasing: raw[Int(keyLength)..<Int(keyLength + packedLength)]))
+        }
     }
 
     /// Calls `body` with each index's encoded values, in declaration order.
@@ -110,11 +112,18 @@ extension TableSet {
             if !list.isEmpty { indexes[name] = list }
         }
         var replacedAny = false
-        for item in items {
-            let (slot, replaced) = item.withPacked { table.load(packed: $0, key: item.key) }
-            replacedAny = replacedAny || replaced
-            item.forEachIndexValues { position, values in
-                if position < list.count { list[position].appendUnsorted(values: values, slot: slot) }
+        // Looking up the keys of a few hundred items first fetches their hash buckets from memory side by side, not
+        // one after another; few enough that the buckets are still in the cache when the items are stored.
+        for start in stride(from: 0, to: items.count, by: 256) {
+            let group = items[start..<min(start + 256, items.count)]
+            for (item, held) in zip(group, table.slots(holding: group)) {
+                let (slot, replaced) = item.withKeyAndPacked { key, packed in
+                    table.load(packed: packed, key: key, hash: item.hash, held: held < 0 ? nil : held)
+                }
+                replacedAny = replacedAny || replaced
+                item.forEachIndexValues { position, values in
+                    if position < list.count { list[position].appendUnsorted(values: values, slot: slot) }
+                }
             }
         }
         return replacedAny

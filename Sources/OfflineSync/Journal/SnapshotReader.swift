@@ -188,11 +188,11 @@ enum SnapshotReader {
         for list in fields {
             encoded.removeAll(keepingCapacity: true)
             for position in list {
-                var value = JSONValue.null
-                if let range = ranges[position], case .success(let read) = JSONReader.result(UnsafeBufferPointer(rebasing: text[range])) {
-                    value = read
+                if let range = ranges[position] {
+                    OrderedKey.append(json: UnsafeBufferPointer(rebasing: text[range]), to: &encoded)
+                } else {
+                    OrderedKey.append(.null, to: &encoded)
                 }
-                OrderedKey.append(value, to: &encoded)
             }
             PackedValue.appendVarint(UInt64(encoded.count), to: &bytes)
             bytes.append(contentsOf: encoded)

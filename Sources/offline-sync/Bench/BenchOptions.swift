@@ -10,6 +10,8 @@ struct BenchOptions: Sendable, Equatable {
         case sync
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
+        /// W3 to fill a store, then W4 and W7 alone: for profiling and comparing the open and its memory.
+        case open
         /// W3 to fill a store, then W6 and W7 alone: for profiling and comparing point reads and memory.
         case reads
         /// W3 to fill a store, then W5 and the query shapes beside it alone: for profiling and comparing queries.
@@ -34,7 +36,7 @@ struct BenchOptions: Sendable, Equatable {
     var memoryProbeDirectory: String?
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|reads|queries]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -44,6 +46,7 @@ struct BenchOptions: Sendable, Equatable {
           --keep          leave the data behind
           --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1-S4 (sync);
                           sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2;
+                          open: W3 to fill the store, then W4 and W7 alone;
                           reads: W3 to fill the store, then W6 and W7 alone;
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
@@ -76,7 +79,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, reads or queries")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads or queries")
                 }
                 options.suite = suite
             case "--write-thread":

@@ -53,6 +53,7 @@ struct BenchRunner {
             try await runNetworkPush()
             try await runNetworkPull()
         case .json: try runJSONSuite()
+        case .open: try await runOpenSuite()
         case .reads: try await runReadsSuite()
         case .queries: try await runQueriesSuite()
         }
@@ -101,6 +102,14 @@ struct BenchRunner {
         try await runNetworkPull()
         progress?.label = "bench"
         progress?.finish(done: done, total: total)
+    }
+
+    /// W3 to fill a store, then W4 and W7 on it: the open and its memory, without the rest of the store suite.
+    func runOpenSuite() async throws {
+        log("offline-sync bench: \(factory.name), W3 then W4 and W7, \(sizes.bulkRecords) records, data under \(root.path)")
+        let (directory, records) = try await runBulkImport()
+        try await runColdOpen(directory, records)
+        try await runMemory(directory)
     }
 
     /// W3 to fill a store, then W6 and W7 on it: the point reads and the memory, without the rest of the store suite.

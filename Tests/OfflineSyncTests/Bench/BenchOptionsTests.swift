@@ -6,6 +6,7 @@ struct BenchOptionsTests {
     @Test func flagsAreParsed() throws {
         let options = try BenchOptions.parse(["--json", "--quick", "--dir", "/tmp/x", "--keep", "--suite", "json"])
         #expect(options == BenchOptions(json: true, quick: true, directory: "/tmp/x", keep: true, suite: .json))
+        #expect(try BenchOptions.parse(["--suite", "open"]).suite == .open)
         #expect(try BenchOptions.parse(["--suite", "reads"]).suite == .reads)
         #expect(try BenchOptions.parse(["--suite", "queries"]).suite == .queries)
         #expect(try BenchOptions.parse(["--write-thread", "dedicated"]).writeThread == .dedicated)

@@ -70,13 +70,27 @@ struct BenchRunTests {
     }
 
     @Test func queriesSuiteReportsW3W5AndTheShapesOnly() async throws {
-        let lines = try await run(["--quick", "--json", "--suite", "queries"], factory: BenchCommand.storeFactory(BenchOptions()))
-        guard let summary = lines.last, case .object(let all) = try JSONValue(parsing: summary) else {
-            Issue.record("no summary"); return
-        }
+        let metrics = try await summaryMetrics(suite: "queries")
         let expected = Set(Self.expectedMetrics.keys.filter { $0.hasPrefix("w3_") || $0.hasPrefix("w5_") })
         #expect(expected.count > 3)
-        #expect(Set(all.keys) == expected)
+        #expect(metrics == expected)
+    }
+
+    @Test func openSuiteReportsW3W4AndW7Only() async throws {
+        let metrics = try await summaryMetrics(suite: "open")
+        let expected = Set(Self.expectedMetrics.keys.filter { ["w3_", "w4_", "w7_"].contains(String($0.prefix(3))) })
+        #expect(expected.contains("w4_open_ms") && expected.contains("w7_peak_rss_mb"))
+        #expect(metrics == expected)
+    }
+
+    /// The metric names in the summary line of a quick JSON run of the journal store's `suite`.
+    private func summaryMetrics(suite: String) async throws -> Set<String> {
+        let lines = try await run(["--quick", "--json", "--suite", suite], factory: BenchCommand.storeFactory(BenchOptions()))
+        guard let summary = lines.last, case .object(let all) = try JSONValue(parsing: summary) else {
+            Issue.record("no summary")
+            return []
+        }
+        return Set(all.keys)
     }
 
     @Test func jsonSuiteChecksEveryCodecAndReportsBothRates() async throws {

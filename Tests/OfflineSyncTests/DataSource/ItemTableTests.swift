@@ -69,7 +69,8 @@ struct ItemTableTests {
             var packed: [UInt8] = []
             PackedObject.append(item, shape: shape, to: &packed)
             #expect(packed.first == PackedObject.shaped)
-            packed.withUnsafeBytes { _ = table.load(packed: $0, key: "b\(index)") }
+            let loaded = LoadedItem(packed: packed, key: "b\(index)", indexValues: [])
+            loaded.withKeyAndPacked { key, packed in _ = table.load(packed: packed, key: key, hash: loaded.hash, held: nil) }
         }
         #expect(table.count == 3_000)
         #expect(table.find(key: "b7")?.item == ["id": "B7", "text": .string(String(repeating: "t", count: 400)), "at": "2026-11-29T09:29:49.062Z"])

@@ -57,6 +57,24 @@ struct OrderedKeyTests {
         }
     }
 
+    @Test(arguments: [
+        #""2026-12-31T23:55:41.465Z""#, #""""#, #""a\"b""#, #""a\\b""#, #""\u0000x""#, #""tab\tin""#, #""é""#,
+        #""\u00e9""#, "\"\u{7F}\"", "true", "false", "null", "7", "-0.5", "1e3", #"[1,"a"]"#, #"{"k":1}"#,
+    ])
+    func encodingFromTextEqualsEncodingTheParsedValue(text: String) throws {
+        let json = Array(text.utf8)
+        var fromText: [UInt8] = []
+        json.withUnsafeBufferPointer { OrderedKey.append(json: $0, to: &fromText) }
+        #expect(fromText == Self.encoded(try JSONValue(parsing: json)))
+    }
+
+    @Test(arguments: [#""unterminated"#, #""bad \q escape""#, "tru", "", "\"\u{1}\""])
+    func textThatIsNoValueEncodesAsNull(text: String) {
+        var bytes: [UInt8] = []
+        Array(text.utf8).withUnsafeBufferPointer { OrderedKey.append(json: $0, to: &bytes) }
+        #expect(bytes == Self.encoded(.null))
+    }
+
     @Test func theSlotSuffixReadsBack() {
         for slot: Int32 in [0, 1, 255, 256, 65_536, .max] {
             var bytes = Self.encoded("x")

@@ -105,7 +105,9 @@ struct PullAheadTests {
         await Self.seed(remote, count: 120, table: "TodoItem")
         await Self.seed(remote, count: 80, table: "Other")
         let probe = ProbingRemote(remote)
-        await remote.setLatency(Self.latency)
+        // Three are in flight only while the incremental query's first page (which goes alone) and the other
+        // query's first two pages are all out: a loaded machine once took more than 50 ms to send them.
+        await remote.setLatency(.milliseconds(200))
         let store = InMemoryDataSource()
         let context = SyncContext(dataSource: store, remote: probe)
         try await context.table("TodoItem").insert(["id": "local1"])
