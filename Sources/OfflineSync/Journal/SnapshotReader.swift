@@ -69,7 +69,9 @@ enum SnapshotReader {
         let id = position("id")
         let fields = tables.indexFields(table: table).map { $0.map(position) }
         return Task { [keys] in
-            await ParallelLines.map(lines, of: block) { parseLine($0, keys: keys, shape: shape, id: id, fields: fields) }
+            await ParallelLines.map(lines, of: block, state: { LineParser(keys: keys, shape: shape, id: id, fields: fields) }) {
+                $0.parse($1)
+            }
         }
     }
 
@@ -168,36 +170,56 @@ enum SnapshotReader {
         }
     }
 
-    /// One item line's id key, packed form and encoded index values, in one buffer (``LoadedItem``). `keys` are
-    /// the members to read: the shape's keys, then the id and every indexed field not among them; `id` is the id's
-    /// position among them and `fields` the positions of each index's fields.
-    private static func parseLine(_ line: UnsafeRawBufferPointer, keys: [String], shape: JSONObjectShape?, id: Int, fields: [[Int]]) -> ParsedLine {
-        let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
-        let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
-        var members = 0
-        guard case .success(let ranges) = JSONReader.skimObject(text, keys: keys, memberCount: &members) else { return .invalid }
-        guard let idRange = ranges[id] else { return .withoutID }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        guard appendKey(of: UnsafeBufferPointer(rebasing: text[idRange]), to: &bytes) else { return .withoutID }
-        let keyLength = bytes.count
-        let shapeRanges = ranges[0..<(shape?.keys.count ?? 0)]
-        guard PackedObject.append(json: text, ranges: shapeRanges, memberCount: members, shape: shape, to: &bytes) else { return .invalid }
-        let packedLength = bytes.count - keyLength
-        var encoded: [UInt8] = []
-        for list in fields {
-            encoded.removeAll(keepingCapacity: true)
-            for position in list {
-                if let range = ranges[position] {
-                    OrderedKey.append(json: UnsafeBufferPointer(rebasing: text[range]), to: &encoded)
-                } else {
-                    OrderedKey.append(.null, to: &encoded)
-                }
-            }
-            PackedValue.appendVarint(UInt64(encoded.count), to: &bytes)
-            bytes.append(contentsOf: encoded)
+    /// Parses item lines into ``LoadedItem``s. Each parsing task makes its own (``ParallelLines``' state), holding
+    /// its own copies of the keys, shape and fields: the parsing loop retains and releases them, and a count shared
+    /// by two cores would bounce between their caches at every line.
+    private struct LineParser {
+        /// The members to read: the shape's keys, then the id and every indexed field not among them.
+        let keys: [String]
+        let shape: JSONObjectShape?
+        /// The id's position among `keys`.
+        let id: Int
+        /// The positions among `keys` of each index's fields.
+        let fields: [[Int]]
+        /// One index's encoded values, reused from line to line.
+        private var encoded: [UInt8] = []
+
+        init(keys: [String], shape: JSONObjectShape?, id: Int, fields: [[Int]]) {
+            let ownKeys = keys.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+            self.keys = ownKeys
+            self.shape = shape.map { JSONObjectShape(keys: Array(ownKeys.prefix($0.keys.count))) ?? $0 }
+            self.id = id
+            self.fields = fields.map { $0.map { $0 } }
         }
-        return .item(LoadedItem(bytes: bytes, keyLength: keyLength, packedLength: packedLength))
+
+        /// One item line's id key, packed form and encoded index values, in one buffer (``LoadedItem``).
+        mutating func parse(_ line: UnsafeRawBufferPointer) -> ParsedLine {
+            let end = line.last == UInt8(ascii: ",") ? line.count - 1 : line.count
+            let text = UnsafeRawBufferPointer(rebasing: line[0..<end]).assumingMemoryBound(to: UInt8.self)
+            var members = 0
+            guard case .success(let ranges) = JSONReader.skimObject(text, keys: keys, memberCount: &members) else { return .invalid }
+            guard let idRange = ranges[id] else { return .withoutID }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.count)
+            guard SnapshotReader.appendKey(of: UnsafeBufferPointer(rebasing: text[idRange]), to: &bytes) else { return .withoutID }
+            let keyLength = bytes.count
+            let shapeRanges = ranges[0..<(shape?.keys.count ?? 0)]
+            guard PackedObject.append(json: text, ranges: shapeRanges, memberCount: members, shape: shape, to: &bytes) else { return .invalid }
+            let packedLength = bytes.count - keyLength
+            for list in fields {
+                encoded.removeAll(keepingCapacity: true)
+                for position in list {
+                    if let range = ranges[position] {
+                        OrderedKey.append(json: UnsafeBufferPointer(rebasing: text[range]), to: &encoded)
+                    } else {
+                        OrderedKey.append(.null, to: &encoded)
+                    }
+                }
+                PackedValue.appendVarint(UInt64(encoded.count), to: &bytes)
+                bytes.append(contentsOf: encoded)
+            }
+            return .item(LoadedItem(bytes: bytes, keyLength: keyLength, packedLength: packedLength))
+        }
     }
 
     /// Appends the key (``ItemID/key(_:)``) of the id whose JSON text is `json`; false when it is not a string. A
