@@ -226,11 +226,18 @@ enum SnapshotReader {
     /// printable-ASCII id without escapes is lower-cased straight from its bytes.
     private static func appendKey(of json: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
         guard json.count >= 2, json[0] == UInt8(ascii: "\"") else { return false }
-        let content = UnsafeBufferPointer(rebasing: json[1..<(json.count - 1)])
-        if content.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\\") }) {
-            for byte in content { bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+        let start = bytes.count
+        bytes.append(contentsOf: json[1..<(json.count - 1)])
+        let isPlain = bytes.withUnsafeMutableBufferPointer { key in
+            for position in start..<key.count {
+                let byte = key[position]
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return false }
+                key[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            }
             return true
         }
+        if isPlain { return true }
+        bytes.removeLast(bytes.count - start)
         guard case .success(.string(let id)) = JSONReader.result(json) else { return false }
         bytes.append(contentsOf: ItemID.key(id).utf8)
         return true

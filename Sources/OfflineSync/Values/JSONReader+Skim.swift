@@ -25,11 +25,11 @@ extension JSONReader {
                     reader.skipWhitespace()
                     let quote = try reader.peek()
                     guard quote == UInt8(ascii: "\"") else { throw JSONParseError(.unexpectedByte(quote), at: reader.index) }
-                    let key = try reader.parseString()
+                    let position = try reader.skimKey(keys)
                     try reader.skipColon()
                     let start = reader.index
                     try reader.skipValue()
-                    if let position = keys.firstIndex(of: key) { ranges[position] = start..<reader.index }
+                    if let position { ranges[position] = start..<reader.index }
                     memberCount += 1
                     if try reader.skipSeparator(closing: UInt8(ascii: "}")) { break }
                 }
@@ -40,6 +40,23 @@ extension JSONReader {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Reads the key at the reader's opening quote and returns its position in `keys`, or nil for none of them. A
+    /// key of printable ASCII without escapes (as keys almost always are) is compared by its bytes, not built.
+    private mutating func skimKey(_ keys: [String]) throws(JSONParseError) -> Int? {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\"),
+              bytes[end] != UInt8(ascii: "\"") {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return keys.firstIndex(of: try parseString()) }
+        index = end + 1
+        let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if let position = keys.firstIndex(where: { $0.utf8.count == key.count && $0.utf8.elementsEqual(key) }) { return position }
+        // A key that is not ASCII may still equal this one as a String does (U+212A, the Kelvin sign, equals "K").
+        return keys.firstIndex(of: String(decoding: key, as: UTF8.self))
     }
 
     /// Advances over one value, checking it as ``parseValue()`` does, without building it.

@@ -24,6 +24,16 @@ struct JSONSkimFuzzTests {
         return Array(("{" + members.joined(separator: generator.next() % 4 == 0 ? " , " : ",") + "}").utf8)
     }
 
+    @Test func keysMatchAsStringsDoWhetherPlainEscapedOrOnlyCanonicallyEqual() throws {
+        // "K" equals U+212A (the Kelvin sign) as a String; "i\u0064" is "id" escaped; "é" is not ASCII.
+        let text = Array(#"{"K":1, "i\u0064":2,"é":3,"x":4}"#.utf8)
+        let ranges = try text.withUnsafeBufferPointer { try JSONReader.skimObject($0, keys: ["\u{212A}", "id", "é", "y"]).get() }
+        let values = ranges.map { range in range.map { String(decoding: text[$0], as: UTF8.self) } }
+        #expect(values == ["1", "2", "3", nil])
+        let control = Array("{\"a\u{1}\":1}".utf8)
+        #expect(throws: JSONParseError.self) { try control.withUnsafeBufferPointer { try JSONReader.skimObject($0, keys: ["a"]).get() } }
+    }
+
     @Test func theSkimmerAcceptsExactlyWhatTheReaderAcceptsAndFindsTheSameValues() {
         var generator = SplitMix64(seed: 20_261_126)
         var accepted = 0, rejected = 0

@@ -57,6 +57,23 @@ struct SnapshotBlockReadTests {
         try await reopened.close()
     }
 
+    @Test func idsInAnyCaseOrBeyondASCIIAreFoundByTheirKeysAfterReopening() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let ids = ["MiXeD-Case", "with space", "Été-ÜBER", "ÅNGSTRÖM", "plain"]
+        let store = try await JournalDataSource.open(directory.storePath)
+        try await store.apply([.upsert(table: "T", items: ids.enumerated().map { ["id": .string($1), "n": .int(Int64($0))] })])
+        try await store.compact()
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for (position, id) in ids.enumerated() {
+            for asked in [id, id.lowercased(), id.uppercased()] {
+                #expect(try await reopened.read(table: "T", id: asked) == ["id": .string(id), "n": .int(Int64(position))], "\(asked)")
+            }
+        }
+        try await reopened.close()
+    }
+
     @Test func aDamagedSnapshotIsReportedAsTheChecksumMismatch() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
