@@ -51,6 +51,39 @@ enum CRC32C {
             ^ table[(slices + 1) * 256 + Int((word >> 16) & 0xFF)] ^ table[slices * 256 + Int(word >> 24)]
     }
 
+    /// The CRC-32C of bytes A followed by bytes B, from A's checksum `first` and B's `second` (each computed on its
+    /// own, from 0) and B's length: so that the parts of a file can be checksummed on several cores.
+    static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        // Appending n bytes multiplies the CRC register by x^(8n) modulo the polynomial (the "crc32_combine" method).
+        multiply(power(ofXTimes8: secondLength), first) ^ second
+    }
+
+    /// `a × b` modulo the polynomial, both in the reflected bit order (bit 31 is x^0).
+    private static func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var product: UInt32 = 0
+        var factor = b
+        var bit: UInt32 = 1 << 31
+        while bit != 0 {
+            if a & bit != 0 { product ^= factor }
+            factor = factor & 1 == 1 ? (factor >> 1) ^ 0x82F6_3B78 : factor >> 1
+            bit >>= 1
+        }
+        return product
+    }
+
+    /// x^(8n) modulo the polynomial, by squaring.
+    private static func power(ofXTimes8 n: Int) -> UInt32 {
+        var result: UInt32 = 1 << 31  // x^0
+        var square: UInt32 = 1 << 23  // x^8
+        var remaining = n
+        while remaining > 0 {
+            if remaining & 1 == 1 { result = multiply(square, result) }
+            square = multiply(square, square)
+            remaining >>= 1
+        }
+        return result
+    }
+
     /// The CRC-32C of a byte array, or of part of it.
     static func checksum(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil, continuing previous: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBytes { raw in

@@ -8,19 +8,32 @@ struct SnapshotLayout {
     var trailerStart = 0
 
     /// Checks the trailer, checksum, header and line structure of the snapshot `source` reads, a block at a time.
+    /// A large file's second half is checked on another core meanwhile (``SnapshotLineScanner`` follows it from
+    /// either state, ``CRC32C/combine(_:_:secondLength:)`` joins the checksums). The first half is read into
+    /// `blocks.0`, the second into `blocks.1`.
     /// A damaged file is reported as the checksum's mismatch when the checksum does not match, whatever else is wrong.
-    static func check(_ source: SnapshotSource, path: String, block: SnapshotBlock) throws(JournalError) -> SnapshotLayout {
+    static func check(_ source: SnapshotSource, path: String,
+                      blocks: (SnapshotBlock, SnapshotBlock)) async throws(JournalError) -> SnapshotLayout {
         let (trailerStart, stored) = try trailer(source, path: path)
-        var checksum: UInt32 = 0
-        var scanner = LineScanner(path: path)
-        var offset = 0
-        while offset < trailerStart {
-            try source.read(into: block, from: offset, upTo: trailerStart)
-            block.withUnsafeBytes { raw in
-                checksum = CRC32C.checksum(raw, continuing: checksum)
-                scanner.scan(raw, at: offset)
+        let split = trailerStart >= splitBytes ? try source.lineStart(before: trailerStart / 2) : 0
+        var checksum: UInt32
+        var scanner = SnapshotLineScanner(path: path)
+        if split > 0 {
+            async let secondHalf = Result { () throws(JournalError) in
+                var inside = SnapshotLineScanner(path: path, resumingInsideATable: true)
+                var outside = SnapshotLineScanner(path: path, resumingInsideATable: false)
+                let checksum = try scan(source, split..<trailerStart, block: blocks.1) { raw, offset in
+                    inside.scan(raw, at: offset)
+                    outside.scan(raw, at: offset)
+                }
+                return (checksum, inside, outside)
             }
-            offset += block.count
+            let first = try scan(source, 0..<split, block: blocks.0) { scanner.scan($0, at: $1) }
+            let (second, inside, outside) = try await secondHalf.get()
+            checksum = CRC32C.combine(first, second, secondLength: trailerStart - split)
+            scanner.follow(by: inside, or: outside)
+        } else {
+            checksum = try scan(source, 0..<trailerStart, block: blocks.0) { scanner.scan($0, at: $1) }
         }
         guard checksum == stored else {
             throw SnapshotReader.invalid(path, trailerStart, "checksum mismatch (stored \(LineFraming.hex(stored)), computed \(LineFraming.hex(checksum)))")
@@ -28,8 +41,28 @@ struct SnapshotLayout {
         return try scanner.layout(trailerStart: trailerStart)
     }
 
+    /// Files at least this large (before the trailer) are checked in two halves at once.
+    static let splitBytes = 2 << 20
+
+    /// The checksum of the whole lines in `range`, read a block at a time into `block`, each block also given to
+    /// `body` with its offset in the file.
+    private static func scan(_ source: SnapshotSource, _ range: Range<Int>, block: SnapshotBlock,
+                             _ body: (UnsafeRawBufferPointer, Int) -> Void) throws(JournalError) -> UInt32 {
+        var checksum: UInt32 = 0
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            try source.read(into: block, from: offset, upTo: range.upperBound)
+            block.withUnsafeBytes { raw in
+                checksum = CRC32C.checksum(raw, continuing: checksum)
+                body(raw, offset)
+            }
+            offset += block.count
+        }
+        return checksum
+    }
+
     /// Where the trailer starts and the checksum it holds.
-    private static func trailer(_ source: SnapshotSource, path: String) throws(JournalError) -> (Int, UInt32) {
+    static func trailer(_ source: SnapshotSource, path: String) throws(JournalError) -> (Int, UInt32) {
         let count = source.count
         guard count > 0, try source.read((count - 1)..<count) == [0x0A] else {
             throw SnapshotReader.invalid(path, count, "the file does not end with a newline (it is incomplete)")
@@ -45,63 +78,17 @@ struct SnapshotLayout {
         return (trailerStart, stored)
     }
 
-    /// The structure of a snapshot's lines before its trailer, seen a block at a time; the first fault is kept
-    /// and thrown once the checksum has been checked.
-    private struct LineScanner {
-        let path: String
-        var contents: SnapshotContents?
-        var tables: [(name: String, count: Int)] = []
-        var currentName: String?
-        var currentCount = 0
-        var items = 0
-        var fault: JournalError?
-
-        init(path: String) { self.path = path }
-
-        mutating func scan(_ raw: UnsafeRawBufferPointer, at start: Int) {
-            var offset = 0
-            while fault == nil, offset < raw.count, let newline = JournalScan.newline(in: raw, from: offset) {
-                let line = UnsafeRawBufferPointer(rebasing: raw[offset..<newline])
-                do throws(JournalError) { try scanLine(line, at: start + offset) } catch { fault = error }
-                offset = newline + 1
-            }
-        }
-
-        private mutating func scanLine(_ line: UnsafeRawBufferPointer, at offset: Int) throws(JournalError) {
-            guard contents != nil else {
-                contents = try SnapshotLayout.header(line, path: path)
-                return
-            }
-            if let name = currentName {
-                if line.count <= 2, line.first == UInt8(ascii: "]") {
-                    tables.append((name, currentCount))
-                    currentName = nil
-                } else {
-                    currentCount += 1
-                    items += 1
-                }
-            } else {
-                let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<max(0, line.count - 2)]).assumingMemoryBound(to: UInt8.self)
-                guard line.count > 3, line[line.count - 2] == UInt8(ascii: ":"), line[line.count - 1] == UInt8(ascii: "["),
-                      case .success(.string(let name)) = JSONReader.result(nameBytes)
-                else { throw SnapshotReader.invalid(path, offset, "expected a table line \"name\":[") }
-                currentName = name
-                currentCount = 0
-            }
-        }
-
-        func layout(trailerStart: Int) throws(JournalError) -> SnapshotLayout {
-            if let fault { throw fault }
-            guard let contents else { throw SnapshotReader.invalid(path, 0, "no header line") }
-            guard currentName == nil else { throw SnapshotReader.invalid(path, trailerStart, "a table is not closed") }
-            guard items == contents.itemCount else {
-                throw SnapshotReader.invalid(path, trailerStart, "the header announces \(contents.itemCount) items but the file holds \(items)")
-            }
-            return SnapshotLayout(contents: contents, tables: tables, trailerStart: trailerStart)
-        }
+    /// The name a table line (`"name":[`) gives, or nil when `line` is no table line.
+    static func tableName(_ line: UnsafeRawBufferPointer) -> String? {
+        guard line.count > 3, line[line.count - 2] == UInt8(ascii: ":"), line[line.count - 1] == UInt8(ascii: "[") else { return nil }
+        let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<(line.count - 2)]).assumingMemoryBound(to: UInt8.self)
+        guard case .success(.string(let name)) = JSONReader.result(nameBytes) else { return nil }
+        return name
     }
 
-    fileprivate static func header(_ line: UnsafeRawBufferPointer, path: String) throws(JournalError) -> SnapshotContents {
+    /// The figures of the header line.
+    /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
+    static func header(_ line: UnsafeRawBufferPointer, path: String) throws(JournalError) -> SnapshotContents {
         let opening = Array(SnapshotWriter.headerOpening.utf8)
         let closing = Array(SnapshotWriter.headerClosing.utf8)
         guard line.count > opening.count + closing.count, line.starts(with: opening),

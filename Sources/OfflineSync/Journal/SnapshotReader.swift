@@ -26,7 +26,7 @@ enum SnapshotReader {
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
     static func read(_ source: SnapshotSource, path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         let blocks = [SnapshotBlock(capacity: SnapshotSource.blockBytes), SnapshotBlock(capacity: SnapshotSource.blockBytes)]
-        let layout = try SnapshotLayout.check(source, path: path, block: blocks[0])
+        let layout = try await SnapshotLayout.check(source, path: path, blocks: (blocks[0], blocks[1]))
         var contents = layout.contents
         do { try contents.tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
         var splitter = LineRuns(layout: layout)

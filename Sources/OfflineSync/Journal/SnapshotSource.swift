@@ -1,10 +1,10 @@
 /// Where a snapshot's bytes come from: read a block of whole lines at a time, so that opening a store never holds
 /// the whole file, only the tables it builds from it.
-struct SnapshotSource {
+struct SnapshotSource: Sendable {
     /// The file's length in bytes.
     let count: Int
-    /// Fills the buffer with the bytes from an offset on; returns how many it read.
-    private let readInto: (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int
+    /// Fills the buffer with the bytes from an offset on; returns how many it read. Several tasks may read at once.
+    private let readInto: @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int
 
     /// Bytes already in memory.
     init(bytes: [UInt8]) {

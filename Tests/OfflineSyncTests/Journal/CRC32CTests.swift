@@ -18,6 +18,15 @@ struct CRC32CTests {
         #expect(CRC32C.checksum(bytes) == ~crc)
     }
 
+    @Test func checksumsOfPartsComputedApartCombineIntoTheWholesChecksum() {
+        let bytes = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 7) }
+        for cut in [0, 1, 15, 16, 17, 1_000, 4_096, 4_999, 5_000] {
+            let head = CRC32C.checksum(bytes, from: 0, to: cut), tail = CRC32C.checksum(bytes, from: cut)
+            #expect(CRC32C.combine(head, tail, secondLength: bytes.count - cut) == CRC32C.checksum(bytes), "cut at \(cut)")
+        }
+        #expect(CRC32C.combine(0xE306_9283, 0, secondLength: 0) == 0xE306_9283)
+    }
+
     @Test func checksumsChainAcrossPieces() {
         let bytes = Array("The quick brown fox jumps over the lazy dog".utf8)
         let first = CRC32C.checksum(bytes, from: 0, to: 10)
