@@ -19,10 +19,11 @@ enum SnapshotReader {
     }
 
     /// Parses the snapshot that `source` reads, at `path`, into tables that keep `indexes` (already valid).
-    /// A first pass checks the trailer, checksum, header and line structure. A second parses the items, checking
-    /// every line as the JSON reader checks a document, and stores each packed (``ItemTable/load(packed:key:)``);
-    /// only the id and the indexed values are decoded. The lines of a block are parsed on every core while those
-    /// of the block before are stored in the tables (which is sequential), so two blocks are read in turn.
+    /// A first pass checks the trailer, checksum, header and line structure (``SnapshotLayout/check(_:path:blocks:)``,
+    /// on two cores for a large file). A second parses the items, checking every line as the JSON reader checks a
+    /// document, and stores each packed (``ItemTable/load(packed:key:hash:held:)``); only the id and the indexed
+    /// values are decoded. The lines of a block are parsed on every core while those of the block before are stored
+    /// in the tables (which is sequential), so two blocks are read in turn.
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
     static func read(_ source: SnapshotSource, path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         let blocks = [SnapshotBlock(capacity: SnapshotSource.blockBytes), SnapshotBlock(capacity: SnapshotSource.blockBytes)]

@@ -54,9 +54,19 @@ extension JSONReader {
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return keys.firstIndex(of: try parseString()) }
         index = end + 1
         let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if let position = keys.firstIndex(where: { $0.utf8.count == key.count && $0.utf8.elementsEqual(key) }) { return position }
+        if let position = keys.firstIndex(where: { Self.hasUTF8($0, key) }) { return position }
         // A key that is not ASCII may still equal this one as a String does (U+212A, the Kelvin sign, equals "K").
         return keys.firstIndex(of: String(decoding: key, as: UTF8.self))
+    }
+
+    /// Whether `text`'s UTF-8 is `bytes`, compared byte by byte.
+    private static func hasUTF8(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.utf8.count == bytes.count else { return false }
+        var text = text
+        return text.withUTF8 { utf8 in
+            for index in 0..<utf8.count where utf8[index] != bytes[index] { return false }
+            return true
+        }
     }
 
     /// Advances over one value, checking it as ``parseValue()`` does, without building it.
