@@ -74,6 +74,30 @@ struct SnapshotBlockReadTests {
         try await reopened.close()
     }
 
+    @Test(arguments: [0.25, 0.75])
+    func aLargeSnapshotDamagedInEitherHalfIsReportedAsTheChecksumMismatch(at fraction: Double) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath)
+        let text = String(repeating: "x", count: 200)
+        try await store.apply([.upsert(table: "T", items: (0..<20_000).map { ["id": .string("i\($0)"), "text": .string(text)] })])
+        try await store.compact()
+        try await store.close()
+        let path = directory.storePath + "/snapshot.2.json"
+        var bytes = try fileBytes(path)
+        #expect(bytes.count > 2 * SnapshotLayout.splitBytes, "large enough to be checked in two halves")
+        let intact = try await SnapshotReader.read(bytes, path: path)
+        #expect(intact.tables.count(table: "T") == 20_000)
+        // A line break in the middle of an item line: a fault of the line structure as well.
+        bytes[Int(Double(bytes.count) * fraction)] = 0x0A
+        do {
+            _ = try await SnapshotReader.read(bytes, path: path)
+            Issue.record("a damaged snapshot was read")
+        } catch {
+            #expect(error.reason?.hasPrefix("checksum mismatch") == true, "\(error)")
+        }
+    }
+
     @Test func aDamagedSnapshotIsReportedAsTheChecksumMismatch() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
