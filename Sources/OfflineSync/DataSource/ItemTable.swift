@@ -67,16 +67,10 @@ struct ItemTable: Sendable {
         return (slot, found)
     }
 
-    /// The slot of the item whose key is `key`, or nil, found without decoding the item: only its id is read.
-    private func slot(of key: String, hash: UInt32) -> Int32? {
-        buckets.probe(hash: hash) { storedKey(of: $0) == key }
-    }
-
-    /// ``slot(of:hash:)`` of the key whose UTF-8 is `key`, building no string unless an item's hash matches.
-    private func slot(ofKey key: UnsafeRawBufferPointer, hash: UInt32) -> Int32? {
-        buckets.probe(hash: hash) { slot in
-            storedID(of: slot).map { ItemID.hasKey($0, String(decoding: key, as: UTF8.self)) } ?? false
-        }
+    /// The slot of the item whose key is `key` (whose hash is `hash`), or nil, found without decoding the item:
+    /// only its id is read. `key` is asked for only when an item's hash matches.
+    private func slot(ofKey key: @autoclosure () -> String, hash: UInt32) -> Int32? {
+        buckets.probe(hash: hash) { slot in storedID(of: slot).map { ItemID.hasKey($0, key()) } ?? false }
     }
 
     /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
@@ -99,12 +93,7 @@ struct ItemTable: Sendable {
 
     /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
     private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
-        decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(of: key, hash: hash).map { ($0, nil) }
-    }
-
-    /// The key of the item in `slot`, read from its packed form without building the other members.
-    private func storedKey(of slot: Int32) -> String? {
-        storedID(of: slot).map(ItemID.key)
+        decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(ofKey: key, hash: hash).map { ($0, nil) }
     }
 
     /// The id of the item in `slot`, read from its packed form without building the other members.
@@ -135,9 +124,18 @@ struct ItemTable: Sendable {
         withPacked(slot) { packed in body(packed.map { ItemText(packed: $0, shape: shape) }) }
     }
 
-    /// The JSON text of the item in `slot`, or nil for a free slot.
-    private func text(of slot: Int32) -> [UInt8]? {
-        withPacked(slot) { packed in packed.flatMap { PackedObject.json($0, shape: shape) } }
+    /// A copy of an item's packed form with the shape it was packed with: what taking a batch back restores.
+    struct PackedCopy: Sendable {
+        let bytes: [UInt8]
+        let shape: JSONObjectShape?
+
+        /// The item, decoded; nil when the bytes are not a packed object.
+        var item: JSONObject? { bytes.withUnsafeBytes { PackedObject.decode($0, shape: shape) } }
+    }
+
+    /// A copy of the packed form of the item in `slot`, or nil for a free slot.
+    private func packedCopy(of slot: Int32) -> PackedCopy? {
+        withPacked(slot) { packed in packed.map { PackedCopy(bytes: Array($0), shape: shape) } }
     }
 
     /// Calls `body` with the packed form of the item in `slot` (nil for a free slot).
@@ -165,13 +163,14 @@ struct ItemTable: Sendable {
 
     /// Stores `item` under `key`, replacing the item held under it. Returns its slot and whether it replaced an
     /// item, the replaced item when `decodingPrevious` (index maintenance needs it), and a copy of the replaced
-    /// item's text when `copyingPrevious` (taking a batch back needs it).
+    /// item's packed form when `copyingPrevious` (taking a batch back needs it).
+    /// - Parameter packed: the item's packed form with ``shape``, when the caller has it already.
     @discardableResult
-    mutating func upsert(_ item: JSONObject, key: String, decodingPrevious: Bool = false,
-                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+    mutating func upsert(_ item: JSONObject, key: String, packed: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
+                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousCopy: PackedCopy?) {
         let hash = Self.hash(key)
         let located = locate(key: key, hash: hash, decoding: decodingPrevious)
-        return store(item, hash: hash, replacing: located, copyingPrevious: copyingPrevious)
+        return store(item, hash: hash, packed: packed, replacing: located, copyingPrevious: copyingPrevious)
     }
 
     /// ``upsert(_:key:decodingPrevious:copyingPrevious:)`` of the item whose id is `id`, without building its key
@@ -180,10 +179,10 @@ struct ItemTable: Sendable {
     /// - Parameter packed: the item's packed form with ``shape``, when the caller has it already.
     @discardableResult
     mutating func upsert(_ item: JSONObject, id: String, packed: UnsafeRawBufferPointer? = nil, decodingPrevious: Bool = false,
-                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+                         copyingPrevious: Bool = false) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousCopy: PackedCopy?) {
         var utf8 = id
         guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else {
-            return upsert(item, key: ItemID.key(id), decodingPrevious: decodingPrevious, copyingPrevious: copyingPrevious)
+            return upsert(item, key: ItemID.key(id), packed: packed, decodingPrevious: decodingPrevious, copyingPrevious: copyingPrevious)
         }
         let located = locate(id: id, hash: hash, decoding: decodingPrevious)
         return store(item, hash: hash, packed: packed, replacing: located, copyingPrevious: copyingPrevious)
@@ -193,34 +192,35 @@ struct ItemTable: Sendable {
     /// replaces, `located` (found by that key), or in a new one.
     private mutating func store(_ item: JSONObject, hash: UInt32, packed: UnsafeRawBufferPointer? = nil,
                                 replacing located: (slot: Int32, item: JSONObject?)?,
-                                copyingPrevious: Bool) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousText: [UInt8]?) {
+                                copyingPrevious: Bool) -> (slot: Int32, replaced: Bool, previous: JSONObject?, previousCopy: PackedCopy?) {
         if shape == nil { shape = JSONObjectShape(of: item) }
         let (start, written) = packed.map { (arena.append($0), $0.count) } ?? arena.append { PackedObject.append(item, shape: shape, to: &$0) }
         let length = UInt32(written)
         defer { reclaimIfWasteful() }
         if let (slot, previous) = located {
-            let previousText = copyingPrevious ? self.text(of: slot) : nil
+            let previousCopy = copyingPrevious ? packedCopy(of: slot) : nil
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = length
-            return (slot, true, previous, previousText)
+            return (slot, true, previous, previousCopy)
         }
         return (allocate(Slot(offset: start, length: length, hash: hash)), false, nil, nil)
     }
 
     /// Removes the item under `key`; returns its slot, or nil when there was none, the removed item when
-    /// `decoding` (index maintenance needs it), and a copy of its text when `copying` (taking a batch back needs it).
+    /// `decoding` (index maintenance needs it), and a copy of its packed form when `copying` (taking a batch back
+    /// needs it).
     @discardableResult
-    mutating func remove(key: String, decoding: Bool = false, copying: Bool = false) -> (slot: Int32, item: JSONObject?, text: [UInt8]?)? {
+    mutating func remove(key: String, decoding: Bool = false, copying: Bool = false) -> (slot: Int32, item: JSONObject?, copy: PackedCopy?)? {
         guard let removed = locate(key: key, hash: Self.hash(key), decoding: decoding) else { return nil }
-        let text = copying ? self.text(of: removed.slot) : nil
+        let copy = copying ? packedCopy(of: removed.slot) : nil
         buckets.remove(removed.slot, hash: slots[Int(removed.slot)].hash)
         release(removed.slot)
         slots[Int(removed.slot)].offset = -1
         freeSlots.append(removed.slot)
         count -= 1
         reclaimIfWasteful()
-        return (removed.slot, removed.item, text)
+        return (removed.slot, removed.item, copy)
     }
 
     /// Makes room for `count` items in all, so that loading them grows nothing step by step (the arena grows by
@@ -239,7 +239,7 @@ struct ItemTable: Sendable {
     /// The slot holding each of `items`' keys now, or -1 for none: the lookups of ``load(packed:key:hash:held:)``,
     /// done for a group of items first so that their buckets' cache misses overlap.
     func slots(holding items: ArraySlice<LoadedItem>) -> [Int32] {
-        items.map { item in item.withKeyAndPacked { key, _ in slot(ofKey: key, hash: item.hash) ?? -1 } }
+        items.map { item in item.withKeyAndPacked { key, _ in slot(ofKey: String(decoding: key, as: UTF8.self), hash: item.hash) ?? -1 } }
     }
 
     /// Stores the item whose packed form (with ``shape``) is `packed` under the key whose UTF-8 is `key` and
@@ -250,7 +250,7 @@ struct ItemTable: Sendable {
     mutating func load(packed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, hash: UInt32, held: Int32?) -> (slot: Int32, replaced: Bool) {
         let start = arena.append(packed)
         defer { reclaimIfWasteful() }
-        if let slot = held ?? slot(ofKey: key, hash: hash) {
+        if let slot = held ?? slot(ofKey: String(decoding: key, as: UTF8.self), hash: hash) {
             release(slot)
             slots[Int(slot)].offset = start
             slots[Int(slot)].length = UInt32(packed.count)

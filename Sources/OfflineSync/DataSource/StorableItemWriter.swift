@@ -16,25 +16,18 @@ struct StorableItemWriter {
     /// Appends the JSON text of `item`, bound for `table`, as ``write(_:table:into:)`` does (with the same checks and
     /// errors), and its packed form with `shape` to `packing` when its keys are exactly the shape's: the text is then
     /// written from the packed form (its keys in the shape's order), so the item is walked once for both. Returns
-    /// false, appending nothing, when its keys are not the shape's.
+    /// false, appending nothing, when its keys are not the shape's or it holds a value that cannot be stored:
+    /// ``write(_:table:into:)`` then writes it, or throws the error that names the problem.
+    /// - Throws: ``DataSourceError`` for an invalid id.
     func writePacked(_ item: JSONObject, table: String, shape: JSONObjectShape, into buffer: inout [UInt8],
                      packing packed: inout [UInt8]) throws(DataSourceError) -> Bool {
         _ = try StoreChange.validID(of: item, table: table)
         let start = packed.count
         // A member's value sits at nesting level 2, as ``write(_:depth:into:)`` counts it.
-        switch PackedObject.appendShaped(item, shape: shape, to: &packed, accepting: { StoreChange.storageProblem(in: $0, depth: 2) == nil }) {
-        case .otherKeys:
-            return false
-        case .refused:
-            // The walk that writes the text names the problem, the first in the same order.
-            var text: [UInt8] = []
-            try write(item, table: table, into: &text)
-            return false
-        case .packed:
-            let isPacked = packed.withUnsafeBytes { raw in
-                PackedObject.appendJSON(UnsafeRawBufferPointer(rebasing: raw[start...]), shape: shape, to: &buffer)
-            }
-            return isPacked
+        guard PackedObject.appendShaped(item, shape: shape, to: &packed, accepting: { StoreChange.storageProblem(in: $0, depth: 2) == nil })
+        else { return false }
+        return packed.withUnsafeBytes { raw in
+            PackedObject.appendJSON(UnsafeRawBufferPointer(rebasing: raw[start...]), shape: shape, to: &buffer)
         }
     }
 

@@ -129,7 +129,7 @@ extension TableSet {
         return replacedAny
     }
 
-    /// Puts the indexes of a table loaded by ``load(_:table:base:)`` in order, or rebuilds them when an item
+    /// Puts the indexes of a table loaded by ``load(_:table:)`` in order, or rebuilds them when an item
     /// replaced another (its first version's entry is stale).
     mutating func finishLoading(table name: String, replacedAny: Bool) {
         guard var list = indexes.removeValue(forKey: name) else { return }

@@ -113,7 +113,7 @@ public struct TableSet: Sendable {
                 for (position, item) in items.enumerated() {
                     defer { ordinal += 1 }
                     guard case .string(let id)? = item["id"] else { continue }
-                    let (slot, _, previous, previousText) = packed.withItem(at: ordinal, shape: table.shape) { bytes in
+                    let (slot, _, previous, previousCopy) = packed.withItem(at: ordinal, shape: table.shape) { bytes in
                         table.upsert(item, id: id, packed: bytes, decodingPrevious: tracks, copyingPrevious: recording)
                     }
                     if builder == nil {
@@ -122,7 +122,7 @@ public struct TableSet: Sendable {
                         slots[position] = slot
                         if let previous { indexed?.record(slot: slot, previous: previous, final: nil) }
                     }
-                    reversal?.note(table: name, id: id, previousText: previousText)
+                    reversal?.note(table: name, id: id, previous: previousCopy)
                 }
                 if let builder { indexed?.added.append(builder.entries(slots: slots)) }
                 tables[name] = table
@@ -131,9 +131,9 @@ public struct TableSet: Sendable {
                 guard var table = tables.removeValue(forKey: name) else { continue }
                 for id in ids {
                     let key = ItemID.key(id)
-                    guard let (slot, item, text) = table.remove(key: key, decoding: tracks, copying: recording) else { continue }
+                    guard let (slot, item, copy) = table.remove(key: key, decoding: tracks, copying: recording) else { continue }
                     if tracks { touched[name, default: IndexedChanges()].record(slot: slot, previous: item, final: nil) }
-                    reversal?.note(table: name, id: id, previousText: text)
+                    reversal?.note(table: name, id: id, previous: copy)
                 }
                 tables[name] = table
             case .deleteAll(_, nil):

@@ -128,8 +128,7 @@ extension JournalDataSource {
     /// compaction storm.
     func scheduleAutomaticCompaction() {
         guard options.automaticCompaction, !isCompacting, !compactionScheduled, !isClosed, failure == nil,
-              journalSize >= max(snapshotBytes, options.compactionMinimumBytes, automaticCompactionFloor),
-              journalSize >= estimatedSnapshotBytes
+              journalSize >= max(estimatedSnapshotBytes, options.compactionMinimumBytes, automaticCompactionFloor)
         else { return }
         compactionScheduled = true
         Task { await self.compactAutomatically() }

@@ -38,7 +38,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     var lastSequence: Int64
     var manifest: Manifest
     var snapshotBytes: Int64
-    /// How many items the tables held when `snapshotBytes` was last set (at open, or by a compaction): with the
+    /// How many items the snapshot of `snapshotBytes` holds (read at open, or written by a compaction): with the
     /// items held now, it scales the snapshot's size to an estimate of what a compaction would write
     /// (``scheduleAutomaticCompaction()``).
     var snapshotItems: Int
@@ -96,7 +96,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         self.lastSequence = opened.lastSequence
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes
-        self.snapshotItems = opened.tables.itemCount
+        self.snapshotItems = opened.snapshotItems
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
         self.writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes",
                                       placement: options.writeThread == .shared ? .sharedThreads : .ownThread)

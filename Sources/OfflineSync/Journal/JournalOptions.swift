@@ -24,7 +24,7 @@ public struct JournalOptions: Sendable {
     /// ``JournalWriteThread/dedicated`` when a slow disk must never hold a thread other tasks need.
     public var writeThread: JournalWriteThread = .shared
     /// Records of at least this many bytes are written and synced on the store's write queue while the batch is
-    /// applied to the tables (``JournalDataSource/appendApplying(_:sync:changes:packed:)``); tests lower it
+    /// applied to the tables (``JournalDataSource/appendApplying(_:sync:changes:packed:entriesAside:)``); tests lower it
     /// to take that path with small batches.
     var applyWhileWritingBytes = 64 << 10
 

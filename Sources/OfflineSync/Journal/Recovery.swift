@@ -8,6 +8,8 @@ struct OpenedStore: Sendable {
     var journalRecords: Int
     var lastSequence: Int64
     var snapshotBytes: Int64
+    /// How many items the snapshot holds (the journals' changes after it not counted).
+    var snapshotItems: Int
 }
 
 /// Opening a store: create it when new, load the snapshot, replay the journals, cut a torn tail, delete
@@ -40,7 +42,7 @@ enum Recovery {
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
         return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalExtent: extent,
                            journalRecords: newest.recordCount, lastSequence: reading.lastSequence,
-                           snapshotBytes: reading.snapshotBytes)
+                           snapshotBytes: reading.snapshotBytes, snapshotItems: reading.snapshot?.itemCount ?? 0)
     }
 
     /// Creates the files of a new store: journal 1 (empty, base sequence 0) and the manifest naming it.

@@ -10,9 +10,6 @@ struct SnapshotContents: Sendable {
 /// Reads and checks a snapshot written by ``SnapshotWriter``, a block of lines at a time (``SnapshotSource``), so
 /// that what opening holds beside the tables it builds is one block and the lines being parsed, never the file.
 enum SnapshotReader {
-    /// Item lines parsed at a time: bounds what parsing holds beside the loaded tables.
-    static let linesPerRound = 4_096
-
     /// Parses `bytes`, the content of the snapshot at `path`, into tables that keep `indexes` (already valid).
     static func read(_ bytes: [UInt8], path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         try await read(SnapshotSource(bytes: bytes), path: path, indexes: indexes)
@@ -30,7 +27,7 @@ enum SnapshotReader {
         let layout = try await SnapshotLayout.check(source, path: path, blocks: (blocks[0], blocks[1]))
         var contents = layout.contents
         do { try contents.tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
-        var splitter = LineRuns(layout: layout)
+        var splitter = LineRuns()
         var parsing: [ParsingRun] = []
         defer { for run in parsing { run.task.cancel() } }
         var loader = RunLoader(path: path, layout: layout)
@@ -97,13 +94,10 @@ enum SnapshotReader {
     /// Splits blocks of a snapshot's lines into the runs of item lines of each table, following the tables from
     /// one block to the next.
     private struct LineRuns {
-        let layout: SnapshotLayout
         private var isHeaderRead = false
         private var tablesSeen = 0
         /// The table whose item lines come, and whether none of them came yet; nil between tables.
         private var open: (table: Int, isFirst: Bool)?
-
-        init(layout: SnapshotLayout) { self.layout = layout }
 
         mutating func runs(in raw: UnsafeRawBufferPointer) -> [LineRun] {
             var runs: [LineRun] = []

@@ -26,7 +26,7 @@ enum SnapshotWriter {
         let file = try fileSystem.open(path, mode: .createNew)
         defer { fileSystem.close(file) }
         let names = tables.tableNames
-        let itemCount = names.reduce(0) { $0 + tables.count(table: $1) }
+        let itemCount = tables.itemCount
         var output = Output()
         var crc: UInt32 = 0
         var offset: Int64 = 0

@@ -55,56 +55,6 @@ final class JSONObjectShape: Sendable {
         self.init(keys: Array(object.keys))
     }
 
-    /// Reads the object at `reader`'s position when its text is compact (as `JSONWriter` writes it) and lists
-    /// exactly this shape's keys, in any order, each written as `JSONWriter` writes it: each value goes straight
-    /// into a copy of the prototype, with no key read or hashed. Returns nil, with the reader where it was, for any
-    /// other text.
-    /// - Throws: ``JSONParseError`` for a malformed value.
-    func read(from reader: inout JSONReader) throws(JSONParseError) -> JSONObject? {
-        let start = reader.index
-        var object = prototype
-        // The values are inside this object, one level deep, as when the reader reads it member by member.
-        reader.depth += 1
-        defer { reader.depth -= 1 }
-        let matched = try tokens.withUnsafeBufferPointer { tokens throws(JSONParseError) -> Bool in
-            var seen: UInt64 = 0
-            for position in 0..<keys.count {
-                let opening = position == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")
-                guard reader.index < reader.bytes.count, reader.bytes[reader.index] == opening else { return false }
-                reader.index += 1
-                // Objects of one shape often list their keys in the same order: try the same position first.
-                guard let slot = matchingKey(at: reader, tokens: tokens, first: position) else { return false }
-                let bit = UInt64(1) << UInt64(slot)
-                if seen & bit != 0 { return false }
-                seen |= bit
-                reader.index += tokenEnds[slot] - (slot == 0 ? 0 : tokenEnds[slot - 1])
-                object.values[indices[slot]] = try reader.parseValue()
-            }
-            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "}") else { return false }
-            reader.index += 1
-            return true
-        }
-        guard matched else {
-            reader.index = start
-            return nil
-        }
-        return object
-    }
-
-    /// The key whose token the reader's bytes start with, trying `first` before the others; nil for none.
-    private func matchingKey(at reader: borrowing JSONReader, tokens: UnsafeBufferPointer<UInt8>, first: Int) -> Int? {
-        func matches(_ slot: Int) -> Bool {
-            let tokenStart = slot == 0 ? 0 : tokenEnds[slot - 1]
-            let length = tokenEnds[slot] - tokenStart
-            guard reader.index + length <= reader.bytes.count else { return false }
-            for offset in 0..<length where reader.bytes[reader.index + offset] != tokens[tokenStart + offset] { return false }
-            return true
-        }
-        if matches(first) { return first }
-        for slot in keys.indices where slot != first && matches(slot) { return slot }
-        return nil
-    }
-
     /// The object whose value for the key at each position of ``keys`` is `value(position)`, asked in order;
     /// nil when one is nil.
     func instantiate(_ value: (Int) -> JSONValue?) -> JSONObject? {

@@ -52,24 +52,6 @@ public struct JSONReader: ~Copyable {
         return reader.readDocument()
     }
 
-    /// Parses like ``result(_:)``, building objects with the keys of `knownShape` as copies of its prototype, and
-    /// learning no shape from this one document: for reading one item of a table whose items share their keys. A
-    /// compact object with exactly those keys is read without reading its keys as strings
-    /// (``JSONObjectShape/read(from:)``).
-    static func result(_ bytes: UnsafeBufferPointer<UInt8>, knownShape: JSONObjectShape?) -> Result<JSONValue, JSONParseError> {
-        var reader = JSONReader(bytes)
-        reader.shape = knownShape
-        if let knownShape {
-            do throws(JSONParseError) {
-                if let object = try knownShape.read(from: &reader), reader.index == bytes.count { return .success(.object(object)) }
-            } catch {
-                return .failure(error)
-            }
-        }
-        reader.index = 0
-        return reader.readDocument()
-    }
-
     /// The whole document from the reader's position, surrounding whitespace allowed.
     private mutating func readDocument() -> Result<JSONValue, JSONParseError> {
         do throws(JSONParseError) {

@@ -16,28 +16,18 @@ enum PackedObject {
 
     /// Appends the packed form of `object`, shaped when its keys are exactly `shape`'s.
     static func append(_ object: JSONObject, shape: JSONObjectShape?, to buffer: inout [UInt8]) {
-        if let shape, appendShaped(object, shape: shape, to: &buffer) == .packed { return }
+        if let shape, appendShaped(object, shape: shape, to: &buffer) { return }
         buffer.append(text)
         JSONWriter().write(object, into: &buffer)
     }
 
-    /// What ``appendShaped(_:shape:to:accepting:)`` did.
-    enum ShapedPacking {
-        /// The object is packed, shaped.
-        case packed
-        /// Its keys are not the shape's: nothing was appended.
-        case otherKeys
-        /// A value was not accepted: nothing was appended.
-        case refused
-    }
-
     /// Appends the shaped form of `object` when its keys are exactly `shape`'s and `accept` accepts each value (asked
-    /// in the order the dictionary lists them, which is the order ``JSONWriter`` writes them in). The members are
-    /// packed in that order, no key hashed (each is compared with the shape's, the next position first), then put
-    /// in the shape's order when they were not.
+    /// in the order the dictionary lists them, which is the order ``JSONWriter`` writes them in), and returns true;
+    /// appends nothing and returns false otherwise. The members are packed in that order, no key hashed (each is
+    /// compared with the shape's, the next position first), then put in the shape's order when they were not.
     static func appendShaped(_ object: JSONObject, shape: JSONObjectShape, to buffer: inout [UInt8],
-                             accepting accept: (JSONValue) -> Bool = { _ in true }) -> ShapedPacking {
-        guard object.count == shape.keys.count else { return .otherKeys }
+                             accepting accept: (JSONValue) -> Bool = { _ in true }) -> Bool {
+        guard object.count == shape.keys.count else { return false }
         let start = buffer.count
         buffer.append(shaped)
         let valuesStart = buffer.count
@@ -46,13 +36,9 @@ enum PackedObject {
             var next = 0
             var inOrder = true
             for (key, value) in object {
-                guard let position = shape.position(of: key, trying: next) else {
+                guard let position = shape.position(of: key, trying: next), accept(value) else {
                     buffer.removeSubrange(start...)
-                    return .otherKeys
-                }
-                guard accept(value) else {
-                    buffer.removeSubrange(start...)
-                    return .refused
+                    return false
                 }
                 inOrder = inOrder && position == next
                 next = position + 1
@@ -61,7 +47,7 @@ enum PackedObject {
                 places[position] = (valueStart, buffer.count - valuesStart)
             }
             if !inOrder { reorder(&buffer, from: valuesStart, places: UnsafeBufferPointer(places)) }
-            return .packed
+            return true
         }
     }
 

@@ -52,7 +52,7 @@ struct ItemTableTests {
                 let expected = model.updateValue(item, forKey: key)
                 #expect(upserted.replaced == (expected != nil), "step \(step)")
                 #expect(upserted.previous == (decoding ? expected : nil), "step \(step)")
-                #expect(upserted.previousText.map { try? JSONValue(parsing: $0) } == expected.map { .object($0) }, "step \(step)")
+                #expect(upserted.previousCopy?.item == expected, "step \(step)")
             }
             #expect(table.count == model.count)
         }

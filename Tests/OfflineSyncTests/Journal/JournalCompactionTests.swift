@@ -112,9 +112,7 @@ struct JournalCompactionTests {
     @Test func automaticCompactionStartsOnceTheJournalOutgrowsTheSnapshot() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        var options = JournalOptions()
-        options.compactionMinimumBytes = 2000
-        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let store = try await JournalDataSource.open(directory.storePath) { $0.compactionMinimumBytes = 2000 }
         for n in 1...60 { try await store.apply(Sample.batch(n)) }
         try await store.close()
         let reopened = try await JournalDataSource.open(directory.storePath)
@@ -126,9 +124,7 @@ struct JournalCompactionTests {
     @Test func aGrowingStoreIsRewrittenOnlyOnceItsJournalOutgrowsItsItemsAndAnUpdatedOneOnceItOutgrowsTheSnapshot() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        var options = JournalOptions()
-        options.compactionMinimumBytes = 4_000
-        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let store = try await JournalDataSource.open(directory.storePath) { $0.compactionMinimumBytes = 4_000 }
         func item(_ number: Int, version: Int) -> JSONObject {
             ["id": .string("item-\(number)"), "text": .string(String(repeating: "x", count: 60)), "version": .int(Int64(version))]
         }

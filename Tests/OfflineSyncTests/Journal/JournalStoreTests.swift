@@ -134,9 +134,7 @@ struct JournalStoreTests {
     @Test func oversizedRecordIsRejectedBeforeWriting() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        var options = JournalOptions()
-        options.maximumRecordBytes = 1000
-        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let store = try await JournalDataSource.open(directory.storePath) { $0.maximumRecordBytes = 1000 }
         let big = String(repeating: "x", count: 2000)
         await #expect(throws: JournalError.self) { try await store.apply([.upsert(table: "T", items: [["id": "1", "text": .string(big)]])]) }
         #expect(await store.statistics().lastSequence == 0)

@@ -41,6 +41,13 @@ extension JournalDataSource {
         options.writeThread = writeThread
         return try await JournalDataSource(path: path, options: options, fileSystem: fileSystem)
     }
+
+    /// A store at `path` with the default options as `configure` changes them.
+    static func open(_ path: String, configuring configure: (inout JournalOptions) -> Void) async throws -> JournalDataSource {
+        var options = JournalOptions()
+        configure(&options)
+        return try await JournalDataSource(path: path, options: options, fileSystem: POSIXFileSystem())
+    }
 }
 
 func fileBytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
