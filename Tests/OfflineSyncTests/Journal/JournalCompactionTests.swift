@@ -159,6 +159,31 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    @Test func aReopenedStoreScalesItsSnapshotByTheItemsTheSnapshotHoldsNotThoseItsJournalAdded() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        func batch(_ number: Int) -> [StoreChange] {
+            [.upsert(table: "T", items: (0..<20).map { ["id": .string("item-\(number * 20 + $0)"), "text": .string(String(repeating: "x", count: 60))] })]
+        }
+        let store = try await JournalDataSource.open(directory.storePath)
+        for number in 0..<20 { try await store.apply(batch(number)) }
+        try await store.compact()
+        // 600 more items in the journal: half again the snapshot's 400, so the journal outgrows the snapshot's size
+        // but not what a compaction would write now (1,000 items).
+        for number in 20..<50 { try await store.apply(batch(number)) }
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath) { $0.compactionMinimumBytes = 1_000 }
+        let before = await reopened.statistics()
+        #expect(before.journalBytes > before.snapshotBytes && before.generation == 2)
+        try await reopened.apply(batch(50))
+        _ = await eventually {
+            let busy = await reopened.isCompacting, scheduled = await reopened.compactionScheduled
+            return !busy && !scheduled
+        }
+        #expect(await reopened.statistics().generation == 2, "no compaction: the journal holds less than the items")
+        try await reopened.close()
+    }
+
     @Test func aFailedAutomaticCompactionIsCountedAndExplainedInTheStatistics() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
