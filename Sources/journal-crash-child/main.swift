@@ -54,8 +54,11 @@ case "write":
         while true {
             batch += 1
             let items: [JSONObject] = (0..<3).map { ["id": .string("b\(batch)-\($0)"), "batch": .int(batch), "text": .string("item \($0) of batch \(batch)")] }
+            // The same eight items rewritten in every batch: garbage, so that automatic compactions start.
+            let churn: [JSONObject] = (0..<8).map { ["id": .string("c\($0)"), "batch": .int(batch)] }
             try await store.apply([
                 .upsert(table: "Crash", items: items),
+                .upsert(table: "Churn", items: churn),
                 .upsert(table: "__config", items: [["id": "last", "value": .int(batch)]]),
             ])
             output("ack \(batch)")

@@ -20,6 +20,14 @@ public enum StoreChange: Sendable, Hashable {
         return false
     }
 
+    /// How many items the changes of `changes` upsert, all tables together.
+    static func upsertedItemCount(of changes: [StoreChange]) -> Int {
+        changes.reduce(0) { count, change in
+            guard case .upsert(_, let items) = change else { return count }
+            return count + items.count
+        }
+    }
+
     /// Whether the change is a `deleteAll` with a filter.
     var hasFilter: Bool {
         if case .deleteAll(_, _?) = self { return true }

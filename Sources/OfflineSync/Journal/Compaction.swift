@@ -97,6 +97,7 @@ extension JournalDataSource {
         }
         journalExtent = JournalExtent(end: Int64(header.count))
         journalRecords = 0
+        journalUpserts = 0
         manifest = transitional
     }
 
@@ -118,28 +119,32 @@ extension JournalDataSource {
         }
     }
 
-    /// Starts a compaction in the background once the journal is at least as large as the snapshot would be if it
-    /// were written now, and at least ``JournalOptions/compactionMinimumBytes``. The snapshot's size now is
-    /// estimated from the last one's, scaled by the items held now against the items it held (never below the
-    /// last one's): a compaction rewrites every item, so it waits for a journal at least as large as what it
-    /// writes. Without the scaling, a growing store (an import) was rewritten each time its journal reached the
-    /// last snapshot's size, at 4, 8, 16 MiB…, and the journal is still bounded by the items' size. After
-    /// failures it waits for the journal to grow further (doubling each time), so a full disk does not cause a
-    /// compaction storm.
+    /// Starts a compaction in the background once at least half of what the store's files hold is garbage (items
+    /// replaced or deleted since), and the journal holds at least ``JournalOptions/compactionMinimumBytes``.
+    /// A compaction rewrites every item, so it waits until it frees at least as many bytes as it writes; a store
+    /// that only grows (an import) holds no garbage and is not rewritten while it grows, however long its journal
+    /// (which then holds the items once, as a snapshot would). After failures it waits for the journal to grow
+    /// further (doubling each time), so a full disk does not cause a compaction storm.
     func scheduleAutomaticCompaction() {
         guard options.automaticCompaction, !isCompacting, !compactionScheduled, !isClosed, failure == nil,
-              journalSize >= max(estimatedSnapshotBytes, options.compactionMinimumBytes, automaticCompactionFloor)
+              journalSize >= max(options.compactionMinimumBytes, automaticCompactionFloor), isMostlyGarbage
         else { return }
         compactionScheduled = true
         Task { await self.compactAutomatically() }
     }
 
-    /// The last snapshot's size scaled by the items held now against the items it held (its own size when it held
-    /// none or more than now).
-    private var estimatedSnapshotBytes: Int64 {
+    /// Whether the snapshot and the journal hold at least twice what a compaction would write now. With a snapshot
+    /// of some items, what it would write is the snapshot's size scaled by the items held now against the items it
+    /// held (never below its size), so the rule reads: the journal is at least as large as that estimate, plus
+    /// what the store grew by since. Without one, the journal's upserts are the measure: at least twice as many
+    /// items upserted as held.
+    private var isMostlyGarbage: Bool {
         let items = tables.itemCount
-        guard snapshotItems > 0, items > snapshotItems else { return snapshotBytes }
-        return Int64(Double(snapshotBytes) * Double(items) / Double(snapshotItems))
+        guard snapshotItems > 0 else { return journalUpserts >= 2 * items }
+        let estimate = items > snapshotItems
+            ? Int64(Double(snapshotBytes) * Double(items) / Double(snapshotItems))
+            : snapshotBytes
+        return snapshotBytes + journalSize >= 2 * estimate
     }
 
     private func compactAutomatically() async {

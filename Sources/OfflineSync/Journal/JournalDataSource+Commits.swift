@@ -43,13 +43,13 @@ extension JournalDataSource {
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
                 try appendApplying(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: entriesAside)
-                countWritten(lastSequence: sequence, records: 1)
+                countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
                 return
             }
             try appendInPlace(buffer, sync: sync)
             var notRecording: BatchReversal?
             tables.apply(resolved, packed: packed, recording: &notRecording, entriesAside: entriesAside)
-            countWritten(lastSequence: sequence, records: 1)
+            countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }
         var payload: [UInt8] = []
@@ -116,17 +116,21 @@ extension JournalDataSource {
     /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items
     /// packed as its payload was written, and counts the records.
     private func applyWritten(lastSequence sequence: Int64, _ batches: [(changes: [StoreChange], packed: PackedItems)]) {
+        var upserted = 0
         for batch in batches {
             var notRecording: BatchReversal?
             tables.apply(batch.changes, packed: batch.packed, recording: &notRecording)
+            upserted += StoreChange.upsertedItemCount(of: batch.changes)
         }
-        countWritten(lastSequence: sequence, records: batches.count)
+        countWritten(lastSequence: sequence, records: batches.count, upserted: upserted)
     }
 
-    /// After a successful write of `records` records up to `sequence`, applied to the tables.
-    private func countWritten(lastSequence sequence: Int64, records: Int) {
+    /// After a successful write of `records` records up to `sequence`, applied to the tables, which upserted
+    /// `upserted` items.
+    private func countWritten(lastSequence sequence: Int64, records: Int, upserted: Int) {
         lastSequence = sequence
         journalRecords += records
+        journalUpserts += upserted
         scheduleAutomaticCompaction()
     }
 }

@@ -35,6 +35,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// Where the newest journal's records end, and the zeros written ahead of them.
     var journalExtent: JournalExtent
     var journalRecords: Int
+    /// How many items the journals' records upserted since the snapshot began (since the last compaction's
+    /// start, or since the store was created): with no snapshot to scale, it tells how much of the journal is
+    /// garbage (``scheduleAutomaticCompaction()``).
+    var journalUpserts: Int
     var lastSequence: Int64
     var manifest: Manifest
     var snapshotBytes: Int64
@@ -93,6 +97,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         self.journal = opened.journal
         self.journalExtent = opened.journalExtent
         self.journalRecords = opened.journalRecords
+        self.journalUpserts = opened.journalUpserts
         self.lastSequence = opened.lastSequence
         self.manifest = opened.manifest
         self.snapshotBytes = opened.snapshotBytes

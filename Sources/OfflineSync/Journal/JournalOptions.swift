@@ -8,9 +8,9 @@
 public struct JournalOptions: Sendable {
     /// How durable each `apply` is before it returns; default ``Durability/always``.
     public var durability: Durability
-    /// Whether the store compacts by itself once the journal is at least as large as the snapshot would be if
-    /// written now (the last snapshot's size scaled by the items held against those it held) and at least
-    /// ``compactionMinimumBytes``; default true. ``JournalDataSource/compact()`` works either way.
+    /// Whether the store compacts by itself once at least half of what its files hold is garbage (items replaced
+    /// or deleted since) and the journal holds at least ``compactionMinimumBytes``; default true. A store that only
+    /// grows is not rewritten while it grows. ``JournalDataSource/compact()`` works either way.
     public var automaticCompaction: Bool = true
     /// The journal size below which automatic compaction never starts; default 4 MiB.
     public var compactionMinimumBytes: Int64 = 4 << 20

@@ -6,6 +6,8 @@ struct OpenedStore: Sendable {
     var journal: OwnedFile
     var journalExtent: JournalExtent
     var journalRecords: Int
+    /// How many items the replayed journals' records upserted.
+    var journalUpserts: Int
     var lastSequence: Int64
     var snapshotBytes: Int64
     /// How many items the snapshot holds (the journals' changes after it not counted).
@@ -40,8 +42,11 @@ enum Recovery {
             extent = JournalExtent(end: try cutTornTail(newest, file: journal, fileSystem: fileSystem))
         }
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
+        let upserts = reading.journals.reduce(0) { count, scan in
+            scan.batches.reduce(count) { $0 + StoreChange.upsertedItemCount(of: $1) }
+        }
         return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalExtent: extent,
-                           journalRecords: newest.recordCount, lastSequence: reading.lastSequence,
+                           journalRecords: newest.recordCount, journalUpserts: upserts, lastSequence: reading.lastSequence,
                            snapshotBytes: reading.snapshotBytes, snapshotItems: reading.snapshot?.itemCount ?? 0)
     }
 

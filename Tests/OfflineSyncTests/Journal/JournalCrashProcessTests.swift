@@ -12,6 +12,7 @@ struct JournalCrashProcessTests {
         defer { directory.remove() }
         var generator = SystemRandomNumberGenerator()
         var acknowledged = 0
+        var newestGeneration: Int64 = 1
         for round in 0..<rounds {
             // A small compaction threshold makes kills land during compactions too.
             let child = try CrashChild(["write", directory.storePath, "3000", durability])
@@ -39,9 +40,13 @@ struct JournalCrashProcessTests {
                 let present = try await (0..<3).asyncCount { try await store.read(table: "Crash", id: "b\(batch)-\($0)") != nil }
                 #expect(present == 3, "round \(round): batch \(batch) has \(present) of 3 items")
             }
+            let churn = try await store.read(Query(table: "Churn")).items.compactMap { $0["batch"]?.intValue }
+            #expect(churn == (last == 0 ? [] : Array(repeating: Int64(last), count: 8)), "round \(round): the rewritten items are all of batch \(last)")
+            newestGeneration = max(newestGeneration, await store.statistics().generation)
             try await store.close()
         }
         #expect(acknowledged >= rounds)
+        #expect(newestGeneration > 1, "the child's automatic compactions ran, so kills could land during them")
     }
 
     @Test func anotherProcessGetsTheLockedError() async throws {
