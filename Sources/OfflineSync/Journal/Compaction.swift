@@ -119,32 +119,33 @@ extension JournalDataSource {
         }
     }
 
-    /// Starts a compaction in the background once at least half of what the store's files hold is garbage (items
-    /// replaced or deleted since), and the journal holds at least ``JournalOptions/compactionMinimumBytes``.
-    /// A compaction rewrites every item, so it waits until it frees at least as many bytes as it writes; a store
-    /// that only grows (an import) holds no garbage and is not rewritten while it grows, however long its journal
-    /// (which then holds the items once, as a snapshot would). After failures it waits for the journal to grow
-    /// further (doubling each time), so a full disk does not cause a compaction storm.
+    /// Starts a compaction in the background once at least half of what the snapshot and the journal hold is
+    /// garbage (items replaced or deleted since they were written), and that garbage is at least
+    /// ``JournalOptions/compactionMinimumBytes``. A compaction rewrites every item, so it waits until it frees at
+    /// least as many bytes as it writes: a store that only grows (an import) holds no garbage and is not rewritten
+    /// while it grows, however long its journal (which then holds each item once, as a snapshot would), while a
+    /// store that deleted most of its snapshot's items compacts without waiting for its journal to grow. After
+    /// failures it waits for the journal to grow further (doubling each time), so a full disk does not cause a
+    /// compaction storm.
     func scheduleAutomaticCompaction() {
         guard options.automaticCompaction, !isCompacting, !compactionScheduled, !isClosed, failure == nil,
-              journalSize >= max(options.compactionMinimumBytes, automaticCompactionFloor), isMostlyGarbage
+              journalSize >= automaticCompactionFloor
         else { return }
+        let live = estimatedLiveBytes
+        let garbage = snapshotBytes + journalSize - live
+        guard garbage >= live, garbage >= options.compactionMinimumBytes else { return }
         compactionScheduled = true
         Task { await self.compactAutomatically() }
     }
 
-    /// Whether the snapshot and the journal hold at least twice what a compaction would write now. With a snapshot
-    /// of some items, what it would write is the snapshot's size scaled by the items held now against the items it
-    /// held (never below its size), so the rule reads: the journal is at least as large as that estimate, plus
-    /// what the store grew by since. Without one, the journal's upserts are the measure: at least twice as many
-    /// items upserted as held.
-    private var isMostlyGarbage: Bool {
-        let items = tables.itemCount
-        guard snapshotItems > 0 else { return journalUpserts >= 2 * items }
-        let estimate = items > snapshotItems
-            ? Int64(Double(snapshotBytes) * Double(items) / Double(snapshotItems))
-            : snapshotBytes
-        return snapshotBytes + journalSize >= 2 * estimate
+    /// What a compaction would write now, estimated from the items held: the last snapshot's size scaled by the items
+    /// held against the items it held; without a snapshot of some items, the journal's size scaled by the items held
+    /// against the items its records upserted.
+    private var estimatedLiveBytes: Int64 {
+        let items = Double(tables.itemCount)
+        if snapshotItems > 0 { return Int64(Double(snapshotBytes) * items / Double(snapshotItems)) }
+        guard journalUpserts > 0 else { return 0 }
+        return Int64(Double(journalSize) * min(1, items / Double(journalUpserts)))
     }
 
     private func compactAutomatically() async {

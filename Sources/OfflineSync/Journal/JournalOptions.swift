@@ -9,10 +9,11 @@ public struct JournalOptions: Sendable {
     /// How durable each `apply` is before it returns; default ``Durability/always``.
     public var durability: Durability
     /// Whether the store compacts by itself once at least half of what its files hold is garbage (items replaced
-    /// or deleted since) and the journal holds at least ``compactionMinimumBytes``; default true. A store that only
-    /// grows is not rewritten while it grows. ``JournalDataSource/compact()`` works either way.
+    /// or deleted since they were written) and that garbage is at least ``compactionMinimumBytes``; default true. A
+    /// store that only grows is not rewritten while it grows. ``JournalDataSource/compact()`` works either way.
     public var automaticCompaction: Bool = true
-    /// The journal size below which automatic compaction never starts; default 4 MiB.
+    /// The garbage (bytes of replaced or deleted items in the snapshot and the journal, estimated from the items
+    /// held) below which automatic compaction never starts; default 4 MiB.
     public var compactionMinimumBytes: Int64 = 4 << 20
     /// The largest journal record (one `apply`) accepted, in bytes; default 64 MiB. A larger batch throws
     /// ``JournalError/recordTooLarge(bytes:limit:)`` before anything is written.

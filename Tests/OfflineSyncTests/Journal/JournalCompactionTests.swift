@@ -203,6 +203,36 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    @Test func deletingHalfTheSnapshotsItemsCompactsWithoutWaitingForTheJournalToGrow() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await JournalDataSource.open(directory.storePath) { $0.compactionMinimumBytes = 1_000 }
+        func id(_ number: Int) -> String { "item-\(number)" }
+        for batch in 0..<40 {
+            try await store.apply([.upsert(table: "T", items: (0..<20).map { ["id": .string(id(batch * 20 + $0)), "text": .string(String(repeating: "x", count: 60))] })])
+        }
+        try await store.compact()
+        func settledGeneration() async -> Int64 {
+            _ = await eventually {
+                let busy = await store.isCompacting, scheduled = await store.compactionScheduled
+                return !busy && !scheduled
+            }
+            return await store.statistics().generation
+        }
+        // A third of the 800 items: the snapshot is not yet half garbage, and the journal holds only their ids.
+        try await store.apply([.delete(table: "T", ids: (0..<260).map(id))])
+        #expect(await settledGeneration() == 2)
+        try await store.apply([.delete(table: "T", ids: (260..<420).map(id))])
+        #expect(await settledGeneration() == 3, "more than half of the snapshot's items deleted")
+        #expect(await store.statistics().journalRecords == 0)
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        #expect(try await reopened.read(Query(table: "T", top: 0, includeTotalCount: true)).totalCount == 380)
+        #expect(try await reopened.read(table: "T", id: id(419)) == nil)
+        #expect(try await reopened.read(table: "T", id: id(420)) != nil)
+        try await reopened.close()
+    }
+
     @Test func aFailedAutomaticCompactionIsCountedAndExplainedInTheStatistics() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
