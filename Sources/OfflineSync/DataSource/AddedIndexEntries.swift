@@ -11,8 +11,9 @@ struct AddedIndexEntries: Sendable {
     /// the work over costs more than it saves.
     static let minimumItems = 256
 
-    /// One serial queue for every store: its thread is not one of Swift's shared ones.
-    private static let queue = DispatchQueue(label: "OfflineSync.AddedIndexEntries")
+    /// One serial queue for every store: its thread is not one of Swift's shared ones. The journal encodes the
+    /// second part of a large upsert on it too (`ItemsEncodedAside`), after the upsert's entries.
+    static let queue = DispatchQueue(label: "OfflineSync.AddedIndexEntries")
 
     private let built: QueuedWork<[IndexEntryBatch]>
 

@@ -9,6 +9,13 @@ struct PackedItems: Sendable {
     /// No item packed.
     init() {}
 
+    /// Appends `other`'s items after these, in order.
+    mutating func append(_ other: PackedItems) {
+        let offset = bytes.count
+        bytes.append(contentsOf: other.bytes)
+        items.append(contentsOf: other.items.lazy.map { $0.map { (($0.range.lowerBound + offset)..<($0.range.upperBound + offset), $0.shape) } })
+    }
+
     /// Calls `body` with the packed bytes of the item at `ordinal` among the batch's upserted items when it was packed
     /// with `shape`, nil otherwise.
     func withItem<T>(at ordinal: Int, shape: JSONObjectShape?, _ body: (UnsafeRawBufferPointer?) -> T) -> T {

@@ -37,11 +37,13 @@ enum JournalPayload {
     /// are those of its table's shape (`shapes`) into `packed`, in the batch's order: its text in the payload is
     /// written from the packed form, and the tables keep that form instead of packing the item again. Checks the
     /// batch while writing it, so that it needs no walk of its own.
+    /// `indexCounts` tells how many indexes each table keeps: a large upsert's second part, encoded on another core
+    /// (``ItemsEncodedAside``), waits there for the entries of those indexes, so the more indexes, the smaller it is.
     /// - Throws: ``DataSourceError`` as ``StoreChange/validate(_:)`` does (the same first problem), with `buffer`
     ///   then holding part of the payload.
     static func write(_ changes: [StoreChange], into buffer: inout [UInt8], shapes: (String) -> JSONObjectShape?,
-                      packing packed: inout PackedItems) throws(DataSourceError) {
-        let writer = JSONWriter(), items = StorableItemWriter()
+                      indexCounts: (String) -> Int = { _ in 0 }, packing packed: inout PackedItems) throws(DataSourceError) {
+        let writer = JSONWriter()
         buffer.append(UInt8(ascii: "["))
         for (index, change) in changes.enumerated() {
             try StoreChange.validateTable(change.table)
@@ -53,17 +55,18 @@ enum JournalPayload {
                 buffer.append(contentsOf: #","items":"#.utf8)
                 let shape = shapes(table)
                 packed.items.reserveCapacity(packed.items.count + upserted.count)
-                try appendList(upserted, into: &buffer) { (item, buffer) throws(DataSourceError) in
-                    let start = packed.bytes.count
-                    if let shape, try items.writePacked(item, table: table, shape: shape, into: &buffer, packing: &packed.bytes) {
-                        packed.items.append((start..<packed.bytes.count, shape))
-                    } else {
-                        packed.bytes.removeSubrange(start...)
-                        packed.items.append(nil)
-                        try items.write(item, table: table, into: &buffer)
-                    }
+                let split = ItemsEncodedAside.split(upserted.count, indexes: indexCounts(table))
+                let aside = split < upserted.count
+                    ? ItemsEncodedAside(items: upserted[split...], table: table, shape: shape) : nil
+                buffer.append(UInt8(ascii: "["))
+                try appendItems(upserted[..<split], table: table, shape: shape, into: &buffer, packing: &packed)
+                if let aside {
+                    let encoded = try aside.wait()
+                    if split > 0 { buffer.append(UInt8(ascii: ",")) }
+                    buffer.append(contentsOf: encoded.text)
+                    packed.append(encoded.packed)
                 }
-                buffer.append(UInt8(ascii: "}"))
+                buffer.append(contentsOf: "]}".utf8)
             case .delete(let table, let ids):
                 buffer.append(contentsOf: #"{"delete":"#.utf8)
                 writer.writeString(table, into: &buffer)
@@ -80,6 +83,26 @@ enum JournalPayload {
             }
         }
         buffer.append(UInt8(ascii: "]"))
+    }
+
+    /// Appends the JSON texts of `upserted`, bound for `table` and separated by commas, checking each as
+    /// ``StoreChange/validate(_:)`` does, and packs each whose keys are those of `shape` into `packed`, in order.
+    /// - Throws: ``DataSourceError`` for the first item that cannot be stored, with `buffer` then holding part of
+    ///   the items.
+    static func appendItems(_ upserted: ArraySlice<JSONObject>, table: String, shape: JSONObjectShape?, into buffer: inout [UInt8],
+                            packing packed: inout PackedItems) throws(DataSourceError) {
+        let items = StorableItemWriter()
+        for (position, item) in zip(upserted.indices, upserted) {
+            if position > upserted.startIndex { buffer.append(UInt8(ascii: ",")) }
+            let start = packed.bytes.count
+            if let shape, try items.writePacked(item, table: table, shape: shape, into: &buffer, packing: &packed.bytes) {
+                packed.items.append((start..<packed.bytes.count, shape))
+            } else {
+                packed.bytes.removeSubrange(start...)
+                packed.items.append(nil)
+                try items.write(item, table: table, into: &buffer)
+            }
+        }
     }
 
     /// The changes a payload holds, or nil when it does not have the documented shape.
