@@ -35,9 +35,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// Where the newest journal's records end, and the zeros written ahead of them.
     var journalExtent: JournalExtent
     var journalRecords: Int
-    /// How many items the journals' records upserted since the snapshot began (since the last compaction's
-    /// start, or since the store was created): with no snapshot to scale, it tells how much of the journal is
-    /// garbage (``scheduleAutomaticCompaction()``).
+    /// How many items the newest journal's records upserted (counted at open from those replayed): with no
+    /// snapshot to scale, it tells how much of the journal is garbage (``scheduleAutomaticCompaction()``).
     var journalUpserts: Int
     var lastSequence: Int64
     var manifest: Manifest

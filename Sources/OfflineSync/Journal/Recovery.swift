@@ -6,7 +6,7 @@ struct OpenedStore: Sendable {
     var journal: OwnedFile
     var journalExtent: JournalExtent
     var journalRecords: Int
-    /// How many items the replayed journals' records upserted.
+    /// How many items the newest journal's records upserted.
     var journalUpserts: Int
     var lastSequence: Int64
     var snapshotBytes: Int64
@@ -42,9 +42,8 @@ enum Recovery {
             extent = JournalExtent(end: try cutTornTail(newest, file: journal, fileSystem: fileSystem))
         }
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
-        let upserts = reading.journals.reduce(0) { count, scan in
-            scan.batches.reduce(count) { $0 + StoreChange.upsertedItemCount(of: $1) }
-        }
+        // Counted in the newest journal only, as its size is (``OpenedStore/journalExtent``).
+        let upserts = newest.batches.reduce(0) { $0 + StoreChange.upsertedItemCount(of: $1) }
         return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalExtent: extent,
                            journalRecords: newest.recordCount, journalUpserts: upserts, lastSequence: reading.lastSequence,
                            snapshotBytes: reading.snapshotBytes, snapshotItems: reading.snapshot?.itemCount ?? 0)
