@@ -24,10 +24,10 @@ struct ItemArena: Sendable {
         return chunk << 32 | offset
     }
 
-    /// Appends what `write` appends to the buffer it is given (that need not fit a chunk's room); returns its
-    /// location and length.
+    /// Appends what `write` appends to the buffer it is given; returns its location and length. The bytes need not
+    /// fit the chunk's room: a chunk they overflow grows once and is then full.
     mutating func append(writing write: (inout [UInt8]) -> Void) -> (location: Int, length: Int) {
-        let chunk = chunkWithRoom(for: 1)
+        let chunk = chunkWithRoom(for: Self.writingRoom)
         let offset = chunks[chunk].count
         write(&chunks[chunk])
         let length = chunks[chunk].count - offset
@@ -44,9 +44,16 @@ struct ItemArena: Sendable {
         }
     }
 
-    /// The number of the last chunk, after starting a new one when the last has no room for `count` more bytes.
+    /// The room ``append(writing:)`` asks for: more than most items take, a small share of a chunk.
+    private static let writingRoom = 4_096
+
+    /// How many chunks hold the items.
+    var chunkCount: Int { chunks.count }
+
+    /// The number of the last chunk, after starting a new one when the last has no room for `count` more bytes
+    /// within ``chunkBytes`` (a chunk grown past it, or made for a larger item, is full).
     private mutating func chunkWithRoom(for count: Int) -> Int {
-        if let last = chunks.indices.last, chunks[last].count + count <= chunks[last].capacity { return last }
+        if let last = chunks.indices.last, chunks[last].count + count <= Self.chunkBytes { return last }
         var chunk: [UInt8] = []
         chunk.reserveCapacity(max(Self.chunkBytes, count))
         chunks.append(chunk)

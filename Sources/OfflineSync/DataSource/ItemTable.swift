@@ -113,8 +113,8 @@ struct ItemTable: Sendable {
         withPacked(slot) { packed in packed.flatMap { PackedObject.decode($0, shape: shape, readerShape: &readerShape) } }
     }
 
-    /// The values of `fields` in the item in `slot` (null for a missing one), read from its text without building
-    /// the rest of it; nil for a free slot.
+    /// The values of `fields` in the item in `slot` (null for a missing one), read from its packed form without
+    /// building the rest of it; nil for a free slot.
     func values(of slot: Int32, fields: [String]) -> [JSONValue]? {
         withPacked(slot) { packed in packed.flatMap { PackedObject.values(of: fields, in: $0, shape: shape) } }
     }

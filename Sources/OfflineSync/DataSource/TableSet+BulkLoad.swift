@@ -16,11 +16,15 @@ struct LoadedItem: Sendable {
         bytes.reserveCapacity(keyBytes.count + packed.count + indexValues.reduce(0) { $0 + $1.count + 2 })
         bytes.append(contentsOf: keyBytes)
         bytes.append(contentsOf: packed)
-        for values in indexValues {
-            PackedValue.appendVarint(UInt64(values.count), to: &bytes)
-            bytes.append(contentsOf: values)
-        }
+        for values in indexValues { Self.appendIndexValues(values, to: &bytes) }
         self.init(bytes: bytes, keyLength: keyBytes.count, packedLength: packed.count)
+    }
+
+    /// Appends one index's encoded values to the `bytes` of an item being built, after its key and packed form and
+    /// the values of the indexes before (``init(bytes:keyLength:packedLength:)``).
+    static func appendIndexValues(_ values: [UInt8], to bytes: inout [UInt8]) {
+        PackedValue.appendVarint(UInt64(values.count), to: &bytes)
+        bytes.append(contentsOf: values)
     }
 
     /// An item whose `bytes` hold its key's UTF-8 (`keyLength` bytes), its packed form (`packedLength` bytes), then

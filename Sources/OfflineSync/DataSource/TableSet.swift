@@ -110,7 +110,7 @@ public struct TableSet: Sendable {
                 var indexed = tracks ? touched.removeValue(forKey: name) ?? IndexedChanges() : nil
                 let builder = aside[position]
                 var slots = [Int32?](repeating: nil, count: builder == nil ? 0 : items.count)
-                for (position, item) in items.enumerated() {
+                for (number, item) in items.enumerated() {
                     defer { ordinal += 1 }
                     guard case .string(let id)? = item["id"] else { continue }
                     let (slot, _, previous, previousCopy) = packed.withItem(at: ordinal, shape: table.shape) { bytes in
@@ -119,7 +119,7 @@ public struct TableSet: Sendable {
                     if builder == nil {
                         indexed?.record(slot: slot, previous: previous, final: item)
                     } else {
-                        slots[position] = slot
+                        slots[number] = slot
                         if let previous { indexed?.record(slot: slot, previous: previous, final: nil) }
                     }
                     reversal?.note(table: name, id: id, previous: previousCopy)

@@ -44,12 +44,11 @@ extension JournalDataSource {
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
                 try appendApplying(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: entriesAside)
-                countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
-                return
+            } else {
+                try appendInPlace(buffer, sync: sync)
+                var notRecording: BatchReversal?
+                tables.apply(resolved, packed: packed, recording: &notRecording, entriesAside: entriesAside)
             }
-            try appendInPlace(buffer, sync: sync)
-            var notRecording: BatchReversal?
-            tables.apply(resolved, packed: packed, recording: &notRecording, entriesAside: entriesAside)
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }

@@ -78,6 +78,11 @@ struct SnapshotLayout {
         return (trailerStart, stored)
     }
 
+    /// Whether `line` closes a table (`]`, or `],` before the next table).
+    static func closesTable(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count <= 2 && line.first == UInt8(ascii: "]")
+    }
+
     /// The name a table line (`"name":[`) gives, or nil when `line` is no table line.
     static func tableName(_ line: UnsafeRawBufferPointer) -> String? {
         guard line.count > 3, line[line.count - 2] == UInt8(ascii: ":"), line[line.count - 1] == UInt8(ascii: "[") else { return nil }

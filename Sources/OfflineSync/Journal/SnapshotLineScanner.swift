@@ -53,7 +53,7 @@ struct SnapshotLineScanner {
             return
         }
         if let name = currentName {
-            if line.count <= 2, line.first == UInt8(ascii: "]") {
+            if SnapshotLayout.closesTable(line) {
                 tables.append((name, currentCount))
                 currentName = nil
                 if isInResumedTable {

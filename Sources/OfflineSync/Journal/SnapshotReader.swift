@@ -108,7 +108,7 @@ enum SnapshotReader {
                 if !isHeaderRead {
                     isHeaderRead = true
                 } else if current != nil {
-                    if newline - lineStart <= 2, raw[lineStart] == UInt8(ascii: "]") {
+                    if SnapshotLayout.closesTable(UnsafeRawBufferPointer(rebasing: raw[lineStart..<newline])) {
                         current?.ends = true
                         if let run = current { runs.append(run) }
                         current = nil
@@ -199,7 +199,7 @@ enum SnapshotReader {
             guard SnapshotReader.appendKey(of: UnsafeBufferPointer(rebasing: text[idRange]), to: &bytes) else { return .withoutID }
             let keyLength = bytes.count
             let shapeRanges = ranges[0..<(shape?.keys.count ?? 0)]
-            guard PackedObject.append(json: text, ranges: shapeRanges, memberCount: members, shape: shape, to: &bytes) else { return .invalid }
+            PackedObject.append(json: text, ranges: shapeRanges, memberCount: members, shape: shape, to: &bytes)
             let packedLength = bytes.count - keyLength
             for list in fields {
                 encoded.removeAll(keepingCapacity: true)
@@ -210,8 +210,7 @@ enum SnapshotReader {
                         OrderedKey.append(.null, to: &encoded)
                     }
                 }
-                PackedValue.appendVarint(UInt64(encoded.count), to: &bytes)
-                bytes.append(contentsOf: encoded)
+                LoadedItem.appendIndexValues(encoded, to: &bytes)
             }
             return .item(LoadedItem(bytes: bytes, keyLength: keyLength, packedLength: packedLength))
         }

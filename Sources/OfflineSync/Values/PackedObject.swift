@@ -75,15 +75,16 @@ enum PackedObject {
         guard case .success(let ranges) = JSONReader.skimObject(json, keys: shape?.keys ?? [], memberCount: &members) else {
             return false
         }
-        return append(json: json, ranges: ranges[...], memberCount: members, shape: shape, to: &buffer)
+        append(json: json, ranges: ranges[...], memberCount: members, shape: shape, to: &buffer)
+        return true
     }
 
     /// Appends the packed form of the object whose JSON text is `json`, already skimmed
     /// (``JSONReader/skimObject(_:keys:memberCount:)``) for `shape`'s keys, first in the keys asked: `ranges`
-    /// holds the ranges of those (nil when absent) and `memberCount` the object's count of members. Returns false,
-    /// appending nothing, when a value is not valid JSON.
+    /// holds the ranges of those (nil when absent) and `memberCount` the object's count of members. An object
+    /// whose keys are not the shape's, or that holds a value that cannot be packed, is kept as its text.
     static func append(json: UnsafeBufferPointer<UInt8>, ranges: ArraySlice<Range<Int>?>, memberCount: Int, shape: JSONObjectShape?,
-                       to buffer: inout [UInt8]) -> Bool {
+                       to buffer: inout [UInt8]) {
         if let shape, ranges.count == shape.keys.count, memberCount == ranges.count, ranges.allSatisfy({ $0 != nil }) {
             let start = buffer.count
             buffer.append(shaped)
@@ -92,12 +93,11 @@ enum PackedObject {
                 complete = false
                 break
             }
-            if complete { return true }
+            if complete { return }
             buffer.removeSubrange(start...)
         }
         buffer.append(text)
         buffer.append(contentsOf: json)
-        return true
     }
 
     /// Appends the packed form of the JSON value whose (checked) text is `json`: a string with no escape straight
@@ -236,18 +236,4 @@ enum PackedObject {
     }
 
     private static let zeros = [UInt8](repeating: 0, count: 4096)
-
-    /// The JSON text of the object packed in `bytes` with `shape`, or nil when the bytes are not one.
-    static func json(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?) -> [UInt8]? {
-        var valid = true
-        let text = [UInt8](unsafeUninitializedCapacity: jsonLengthBound(bytes, shape: shape)) { output, count in
-            guard let written = writeJSON(bytes, shape: shape, to: output) else {
-                valid = false
-                count = 0
-                return
-            }
-            count = written
-        }
-        return valid ? text : nil
-    }
 }

@@ -4,25 +4,10 @@ enum TimestampText {
     /// The milliseconds since 1970 that `utf8` writes, when it is exactly the text ``write(_:into:)`` writes for
     /// them; nil for any other text (another form of ISO 8601, an impossible date, a leap second).
     static func milliseconds(_ utf8: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard utf8.count == 24, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-              utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "."),
-              utf8[23] == UInt8(ascii: "Z") else { return nil }
-        // Each field's digits, or -1 for a byte that is not one.
-        func number(_ start: Int, _ width: Int) -> Int64 {
-            var value: Int64 = 0
-            for position in start..<(start + width) {
-                let digit = utf8[position] &- UInt8(ascii: "0")
-                if digit > 9 { return -1 }
-                value = value * 10 + Int64(digit)
-            }
-            return value
-        }
-        let fields = (number(0, 4), number(5, 2), number(8, 2), number(11, 2), number(14, 2), number(17, 2), number(20, 3))
-        let (year, month, day, hour, minute, second, millisecond) = fields
-        guard year >= 0, hour >= 0, minute >= 0, second >= 0, millisecond >= 0, (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 60 else { return nil }
-        let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
-        return (days * 86_400 + hour * 3_600 + minute * 60 + second) * 1_000 + millisecond
+        // Of the texts ``Timestamp/parseMilliseconds(_:)`` reads, 24 bytes with an upper-case `T` and a `Z` at the
+        // end leave only this one: three fraction digits, no offset.
+        guard utf8.count == 24, utf8[10] == UInt8(ascii: "T"), utf8[23] == UInt8(ascii: "Z") else { return nil }
+        return Timestamp.parseMilliseconds(utf8)
     }
 
     /// Writes the 24 bytes of the timestamp `milliseconds` after 1970 into `output` (at least 24 bytes), for a

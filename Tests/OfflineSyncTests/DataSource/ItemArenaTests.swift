@@ -34,4 +34,16 @@ struct ItemArenaTests {
             #expect(copy?.withBytes(at: location, length: text.count) { $0.map { Array($0) } } == text)
         }
     }
+
+    @Test func textsWrittenInPlaceFillChunksOfAboutAChunkEachInsteadOfGrowingOne() {
+        var arena = ItemArena()
+        let text = [UInt8](repeating: 7, count: 20_000)
+        var locations: [Int] = []
+        for _ in 0..<200 { locations.append(arena.append { $0.append(contentsOf: text) }.location) }
+        // 4 MB of texts: four chunks or a few more, each grown at most once by the text that overflowed it.
+        #expect(arena.chunkCount >= 4 && arena.chunkCount <= 5, "\(arena.chunkCount) chunks")
+        for location in locations {
+            #expect(arena.withBytes(at: location, length: text.count) { $0.map { Array($0) } } == text)
+        }
+    }
 }

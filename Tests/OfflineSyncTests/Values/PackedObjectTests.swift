@@ -26,8 +26,14 @@ struct PackedObjectTests {
     static func check(_ packed: [UInt8], against text: String, shape: JSONObjectShape?) throws {
         let expected = try Self.read(text)
         #expect(packed.withUnsafeBytes { PackedObject.decode($0, shape: shape) }.map(JSONValue.object) == expected, "\(text)")
-        let json = try #require(packed.withUnsafeBytes { PackedObject.json($0, shape: shape) })
-        #expect(json.count <= packed.withUnsafeBytes { PackedObject.jsonLengthBound($0, shape: shape) })
+        // Written with room to spare, so that a bound too small fails here rather than overrunning.
+        let bound = packed.withUnsafeBytes { PackedObject.jsonLengthBound($0, shape: shape) }
+        var output = [UInt8](repeating: 0, count: bound + 256)
+        let written = try #require(packed.withUnsafeBytes { raw in
+            output.withUnsafeMutableBufferPointer { PackedObject.writeJSON(raw, shape: shape, to: $0) }
+        })
+        #expect(written <= bound, "\(text)")
+        let json = Array(output[..<written])
         #expect(try JSONValue(parsing: json) == expected, "\(text)")
         guard case .object(let object) = expected else { return }
         let fields = ["priority", "id", "missing", "version"]

@@ -42,6 +42,17 @@ struct PackedValueTests {
         "\u{1}\u{2}\u{1F}\u{8}\u{C}\r", String(repeating: "\u{1}", count: 40), "eight ok\u{7F}\"\"\"\"\"\"\"\"" + String(repeating: "x", count: 17),
     ]
 
+    @Test func onlyTheCanonicalTimestampTextIsReadAsMilliseconds() {
+        let accepted = Self.strings.filter { text in
+            var utf8 = text
+            guard let milliseconds = utf8.withUTF8(TimestampText.milliseconds) else { return false }
+            #expect(Timestamp.string(fromMilliseconds: milliseconds) == text, "\(text)")
+            return true
+        }
+        #expect(accepted == ["2026-11-29T09:29:49.062Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z",
+                             "1969-12-31T23:59:59.999Z", "2024-02-29T12:00:00.000Z"])
+    }
+
     @Test func stringsComeBackByteForByte() {
         for text in Self.strings {
             let (decoded, json, _) = Self.roundTrip(.string(text))
