@@ -124,12 +124,16 @@ struct SortedRows: Sendable {
     }
 
     /// The instant `T` when every item matching `filter` has an `updatedAt` timestamp at or after `T`: the filter
-    /// is `updatedAt ge T` or `updatedAt gt T`, or a conjunction holding one.
+    /// is `updatedAt ge T`, `updatedAt gt T` or `updatedAt eq T`, a conjunction holding one, or a disjunction of two
+    /// such filters (the pull's key, `updatedAt gt T or (updatedAt eq T and id gt 'x')`).
     static func lowerBound(in filter: Filter) -> Int64? {
         switch filter {
         case .comparison(let field, let op, .string(let text))
-            where field.name == "updatedAt" && (op == .greaterThanOrEqual || op == .greaterThan):
+            where field.name == "updatedAt" && (op == .greaterThanOrEqual || op == .greaterThan || op == .equal):
             return Timestamp.milliseconds(from: text)
+        case .or(let lhs, let rhs):
+            guard let a = lowerBound(in: lhs), let b = lowerBound(in: rhs) else { return nil }
+            return min(a, b)
         case .and(let lhs, let rhs):
             switch (lowerBound(in: lhs), lowerBound(in: rhs)) {
             case (let a?, let b?): return max(a, b)

@@ -221,7 +221,8 @@ public actor InMemoryRemote: SyncRemote {
         let generation = generations[query.table] ?? 0
         if let cached = sortedRows, cached.key == key, cached.generation == generation { return cached.rows }
         let rows = (tables[query.table] ?? [:]).values.filter { query.includeDeleted || $0["deleted"]?.boolValue != true }
-        let byUpdatedAt = query.orderBy == [.ascending("updatedAt")] ? SortedRows.sortedByUpdatedAt(rows) : nil
+        let byUpdatedAt = query.orderBy == [.ascending("updatedAt")] || query.orderBy == [.ascending("updatedAt"), .ascending("id")]
+            ? SortedRows.sortedByUpdatedAt(rows) : nil
         let result = byUpdatedAt
             ?? SortedRows(Query(table: query.table, orderBy: query.orderBy + [.ascending("id")]).evaluate(over: rows).items,
                           byUpdatedAt: query.orderBy.first == .ascending("updatedAt"))

@@ -1,5 +1,9 @@
 /// Delta tokens of incremental pulls, one per (table, query id), as rows of `__config`:
-/// `{id: "deltaToken-<hash>", kind: "deltaToken", table, queryId, value: "<ISO 8601 ms>", filterDigest: "<32 hex>"}`.
+/// `{id: "deltaToken-<hash>", kind: "deltaToken", table, queryId, value: "<ISO 8601 ms>", afterId: "<id>",
+/// filterDigest: "<32 hex>"}`: the key (``PullKey``) of the last record the pull stored, `updatedAt` in `value` and
+/// its id in `afterId`. A row without `afterId` (written by a version that paged by position, or saved while a pull
+/// paged one instant by position) means "every record at or after `value`", so such a token still works: the next
+/// pull asks for `updatedAt ge value` once, and stores a full key with its first page.
 ///
 /// A query id may hold characters an item id cannot (`/`, `?`, …) and may be 255 characters long, so the row
 /// id is a 128-bit hash of (table, query id); the row also stores both, and a lookup checks them. `filterDigest`
@@ -9,8 +13,8 @@
 enum DeltaTokenStore {
     /// The stored token of a query, as a pull may use it.
     struct Lookup: Sendable, Equatable {
-        /// The token in milliseconds since 1970, or nil: pull from the start.
-        var token: Int64?
+        /// The key to pull after, or nil: pull from the start.
+        var key: PullKey?
         /// Whether a token was stored for another filter (or, written by an older version, for an unknown one) and
         /// is not used: records that newly match would otherwise be missed.
         var filterChanged: Bool
@@ -19,23 +23,28 @@ enum DeltaTokenStore {
     /// The stored token of (table, query id) in milliseconds since 1970, whatever filter it was stored for; nil
     /// when there is none.
     static func token(table: String, queryId: String, in dataSource: any SyncContextDataSource) async throws -> Int64? {
-        try await storedToken(table: table, queryId: queryId, in: dataSource)?.value
+        try await storedToken(table: table, queryId: queryId, in: dataSource)?.key.updatedAt
+    }
+
+    /// The stored key of (table, query id), whatever filter it was stored for; nil when there is none.
+    static func key(table: String, queryId: String, in dataSource: any SyncContextDataSource) async throws -> PullKey? {
+        try await storedToken(table: table, queryId: queryId, in: dataSource)?.key
     }
 
     /// The stored token of (table, query id) as a pull of `filter` may use it.
     static func lookup(table: String, queryId: String, filter: Filter?,
                        in dataSource: any SyncContextDataSource) async throws -> Lookup {
         guard let stored = try await storedToken(table: table, queryId: queryId, in: dataSource) else {
-            return Lookup(token: nil, filterChanged: false)
+            return Lookup(key: nil, filterChanged: false)
         }
         guard let digest = stored.filterDigest, digest == filterDigest(filter) || digest == legacyFilterDigest(filter) else {
-            return Lookup(token: nil, filterChanged: true)
+            return Lookup(key: nil, filterChanged: true)
         }
-        return Lookup(token: stored.value, filterChanged: false)
+        return Lookup(key: stored.key, filterChanged: false)
     }
 
     private static func storedToken(table: String, queryId: String,
-                                    in dataSource: any SyncContextDataSource) async throws -> (value: Int64, filterDigest: String?)? {
+                                    in dataSource: any SyncContextDataSource) async throws -> (key: PullKey, filterDigest: String?)? {
         guard let row = try await dataSource.read(table: EngineTables.config, id: rowID(table: table, queryId: queryId)),
               row["table"]?.stringValue == table, row["queryId"]?.stringValue == queryId,
               let value = row["value"]?.stringValue
@@ -44,17 +53,27 @@ enum DeltaTokenStore {
             throw SyncError.corruptRecord(table: EngineTables.config, id: rowID(table: table, queryId: queryId),
                                           reason: "the delta token \"\(value)\" is not an ISO 8601 timestamp")
         }
-        return (milliseconds, row["filterDigest"]?.stringValue)
+        var afterId: String?
+        switch row["afterId"] {
+        case nil, .null?: afterId = nil
+        case .string(let id)?: afterId = id
+        case let other?:
+            throw SyncError.corruptRecord(table: EngineTables.config, id: rowID(table: table, queryId: queryId),
+                                          reason: "the delta token's afterId \(other.jsonString()) is not a string")
+        }
+        return (PullKey(updatedAt: milliseconds, id: afterId), row["filterDigest"]?.stringValue)
     }
 
-    /// The change that stores `token` for (table, query id) and `filter`.
-    static func saving(_ token: Int64, table: String, queryId: String, filter: Filter?) -> StoreChange {
-        .upsert(table: EngineTables.config, items: [[
+    /// The change that stores `key` as the token of (table, query id) and `filter`.
+    static func saving(_ key: PullKey, table: String, queryId: String, filter: Filter?) -> StoreChange {
+        var row: JSONObject = [
             "id": .string(rowID(table: table, queryId: queryId)), "kind": "deltaToken",
             "table": .string(table), "queryId": .string(queryId),
-            "value": .string(Timestamp.string(fromMilliseconds: token)),
+            "value": .string(Timestamp.string(fromMilliseconds: key.updatedAt)),
             "filterDigest": .string(filterDigest(filter)),
-        ]])
+        ]
+        if let id = key.id { row["afterId"] = .string(id) }
+        return .upsert(table: EngineTables.config, items: [row])
     }
 
     /// The change that deletes every token of `table`.

@@ -1,28 +1,38 @@
-/// The pull page loop as a pure value: from what each page held to the next request,
-/// or the end. No I/O: the reference request sequences are unit tests of this value.
+/// The pull page loop as a pure value: from what each page held to the next request, or the end. No I/O: the
+/// reference request sequences are unit tests of this value.
 ///
 /// - A full pull pages with `skip = originalSkip + records so far` and `top = min(pageSize, remaining)`, and
 ///   stops at an empty page or when the query's `top` is reached.
-/// - An incremental pull asks for `updatedAt ge token` ordered by `updatedAt`. When a page's greatest
-///   `updatedAt` is past the token, the token moves there and `skip` restarts at 0; otherwise every record of
-///   the page shares the token's timestamp and `skip` grows by the page (skip paging inside a run of equal
-///   timestamps). Each request either moves the token forward or grows `skip`, so the loop ends; and the token
-///   only moves to a timestamp whose earlier records were all stored, so no record is skipped.
+/// - An incremental pull pages by key (``PullKey``): each request asks for the records after the last one stored,
+///   ordered by `updatedAt` then `id`, with `skip` 0, and each page moves the key (the delta token) to its last
+///   record. A row that changes on the server during the pull moves past the key and cannot shift the rows still to
+///   come, so none is skipped, however many share one `updatedAt`.
+/// - A server whose stored timestamps are finer than the milliseconds it sends (a .NET back end keeping 100 ns)
+///   answers "after (T, id)" with every record of T's millisecond again, since each of them is later than `T`. That
+///   only repeats records, except when the millisecond holds a page or more: then a page ends on the key it was asked
+///   after. The pager notices, and pages that millisecond by position (`updatedAt ge T` with a growing `skip`, as the
+///   reference clients do everywhere) until a page reaches past it; the token stays at the last key meanwhile.
+///   Records without a timestamp or id at the end of a page are paged the same way.
+/// - Each request either moves the key forward or grows `skip`, so the loop ends, and the token only moves to a
+///   record whose predecessors in the server's order were all stored.
 struct PullPager: Sendable, Hashable {
     /// One request to send.
     struct Request: Sendable, Hashable {
-        /// `$skip`.
+        /// `$skip`: counted from the first record after `key` for an incremental pull.
         var skip: Int
         /// `$top`.
         var top: Int
-        /// The `updatedAt ge` bound in milliseconds since 1970 (incremental pulls only).
-        var token: Int64?
+        /// Incremental pulls: the records after this key, in ``PullKey/order``.
+        var key: PullKey?
     }
 
     /// What a page changed.
     struct PageStep: Sendable, Hashable {
-        /// The new delta token to store with the page, when it moved.
-        var newToken: Int64?
+        /// The key to store as the delta token with the page, when it moved.
+        var newKey: PullKey?
+        /// Whether the pager went back to paging by position from a request by key: pages asked for ahead from that
+        /// request do not follow from the pager's next one.
+        var endsWindow = false
     }
 
     let pageSize: Int
@@ -30,7 +40,10 @@ struct PullPager: Sendable, Hashable {
     private let originalSkip: Int
     private var remaining: Int?
     private var processed = 0
-    private(set) var token: Int64?
+    /// Incremental pulls: the key of the last record stored.
+    private(set) var key: PullKey?
+    /// The instant whose records are paged by position, because paging by key stopped there.
+    private var positionalAt: Int64?
     private(set) var pagesReceived = 0
     private(set) var recordsReceived = 0
     private var done = false
@@ -46,14 +59,17 @@ struct PullPager: Sendable, Hashable {
         self.done = (limit ?? 1) <= 0
     }
 
-    /// An incremental pull from `token` (nil: no stored token, start at the epoch).
-    init(token: Int64?, pageSize: Int) {
+    /// An incremental pull from `key` (nil: no stored token, every record).
+    init(key: PullKey?, pageSize: Int) {
         self.pageSize = pageSize
         self.incremental = true
         self.originalSkip = 0
         self.skip = 0
-        self.token = token
+        self.key = key ?? .start
     }
+
+    /// Whether the pull pages by key: incremental, and not paging an instant by position.
+    var pagesByKey: Bool { incremental && positionalAt == nil }
 
     /// How many more records a full pull with a `top` may store; nil when unbounded (or incremental).
     var remainingRecords: Int? { incremental ? nil : remaining }
@@ -61,36 +77,43 @@ struct PullPager: Sendable, Hashable {
     /// The next request, or nil when the pull is finished.
     var nextRequest: Request? {
         guard !done else { return nil }
-        return Request(skip: skip, top: min(pageSize, remaining ?? Int.max), token: incremental ? (token ?? 0) : nil)
+        return Request(skip: skip, top: min(pageSize, remaining ?? Int.max), key: key)
     }
 
-    /// Records a received page: its record count and (incremental) its greatest `updatedAt` in milliseconds,
-    /// counting records that are skipped locally too.
-    mutating func pageReceived(count: Int, maxUpdatedAt: Int64?) -> PageStep {
+    /// Records a received page: how many records it held, counting those left out locally, and (incremental) the
+    /// key of its last record (nil when that record has no timestamp or string id).
+    mutating func pageReceived(count: Int, last: PullKey?) -> PageStep {
         pagesReceived += 1
         recordsReceived += count
         guard count > 0 else {
             done = true
-            return PageStep(newToken: nil)
+            return PageStep()
         }
-        if incremental {
-            let pageMax = max(maxUpdatedAt ?? 0, 0)
-            if token.map({ $0 < pageMax }) ?? true {
-                token = pageMax
-                processed = 0
-                skip = 0
-                return PageStep(newToken: pageMax)
-            }
+        guard incremental, let current = key else {
             processed += count
-            skip = processed
-            return PageStep(newToken: nil)
+            if let left = remaining {
+                remaining = left - count
+                if left - count <= 0 { done = true }
+            }
+            skip = originalSkip + processed
+            return PageStep()
         }
-        processed += count
-        if let left = remaining {
-            remaining = left - count
-            if left - count <= 0 { done = true }
+        if let last, last.updatedAt > current.updatedAt
+            || (last.updatedAt == current.updatedAt && last != current && positionalAt != last.updatedAt) {
+            key = last
+            skip = 0
+            positionalAt = nil
+            return PageStep(newKey: last)
         }
-        skip = originalSkip + processed
-        return PageStep(newToken: nil)
+        positionalAt = current.updatedAt
+        if current.id == nil {
+            // Already paging `updatedAt ge T` by position: go on past this page.
+            skip += count
+            return PageStep()
+        }
+        // The page ended on (or before) the key it was asked after: page this instant by position from its start.
+        key = PullKey(updatedAt: current.updatedAt, id: nil)
+        skip = 0
+        return PageStep(endsWindow: true)
     }
 }

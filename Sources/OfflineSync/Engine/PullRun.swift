@@ -46,18 +46,18 @@ struct PullRun: Sendable {
     }
 
     /// The query sent to the remote for `request`: deleted records included, the page's `skip` and `top`, the total
-    /// count asked with the first request when the settings say so, and for an incremental pull `updatedAt ge token`
-    /// ordered by `updatedAt`.
+    /// count asked with the first request when the settings say so, and for an incremental pull the records after
+    /// the request's key (``PullKey/filter``) ordered by ``PullKey/order``.
     func remoteQuery(for request: PullPager.Request) -> Query {
         var remoteQuery = query
         remoteQuery.includeDeleted = true
         remoteQuery.skip = request.skip
         remoteQuery.top = request.top
         remoteQuery.includeTotalCount = settings.requestsTotalCount && pager.pagesReceived == 0
-        if let token = request.token {
-            let bound = Field("updatedAt") >= .string(Timestamp.string(fromMilliseconds: token))
+        if let key = request.key {
+            let bound = key.filter
             remoteQuery.filter = query.filter.map { $0 && bound } ?? bound
-            remoteQuery.orderBy = [.ascending("updatedAt")]
+            remoteQuery.orderBy = PullKey.order
         }
         return remoteQuery
     }

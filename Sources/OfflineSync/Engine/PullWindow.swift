@@ -2,7 +2,9 @@
 /// (``PullPager``) would send next to the requests that may be in flight with it.
 ///
 /// - Page 0 is the pager's own request. Page `k ≥ 1` starts at the **last** record of page `k - 1`
-///   (`skip = base.skip + k × (pageSize − 1)`, `top = pageSize`): consecutive pages overlap by one record.
+///   (`skip = base.skip + k × (pageSize − 1)`, `top = pageSize`): consecutive pages overlap by one record. An
+///   incremental pull's window starts after the pager's key, the last record stored, so its `skip` counts only the
+///   records since then, never positions from the start of a run of equal timestamps.
 /// - The pull stores pages in order. Page `k ≥ 1` is stored only when its first record equals the last record of
 ///   the page stored before it (``continues(_:after:)``); then nothing between them can have been skipped, even if
 ///   rows changed on the server between the two requests (a row that moves shifts every later position, and the
@@ -23,9 +25,9 @@ struct PullWindow: Sendable {
     /// Whether pages after page 0 may be asked for at all: more than one request may be in flight, and the page size
     /// leaves something new in a page after its overlap and fits the pager's request.
     let goesAhead: Bool
-    /// For an incremental pull, the newer token later pages are asked from: page `index`'s last record stands at
-    /// `position` among the records at or after `token` (see ``rebase(afterPage:token:position:)``).
-    private var rebased: (index: Int, token: Int64, position: Int)?
+    /// For a pull by key, the newer key later pages are asked after: the key of page `index`'s last record but one,
+    /// so that page `index + 1` starts with page `index`'s last record (see ``rebase(afterPage:key:)``).
+    private var rebased: (index: Int, key: PullKey)?
 
     /// The window that starts with `base`, asking for pages of `pageSize` ahead when `maximumConcurrentRequests`
     /// allows it.
@@ -41,22 +43,21 @@ struct PullWindow: Sendable {
         guard index > 0 else { return base }
         guard goesAhead else { return nil }
         if let rebased, index > rebased.index {
-            return PullPager.Request(skip: rebased.position + (index - rebased.index - 1) * (pageSize - 1), top: pageSize,
-                                     token: rebased.token)
+            return PullPager.Request(skip: (index - rebased.index - 1) * (pageSize - 1), top: pageSize, key: rebased.key)
         }
         let start = index * (pageSize - 1)
         let top = remaining.map { min(pageSize, $0 - start) } ?? pageSize
         guard top > 1 else { return nil }
-        return PullPager.Request(skip: base.skip + start, top: top, token: base.token)
+        return PullPager.Request(skip: base.skip + start, top: top, key: base.key)
     }
 
-    /// Asks for the pages after `index` from `token`, where page `index`'s last record stands at `position`: so that
-    /// an incremental pull's requests skip only the records since its latest stored page, as a server's cost grows
-    /// with `$skip`. The overlap check still holds across the two bases; when the position is wrong (records without
-    /// `updatedAt`, or rows that changed) the next page does not continue the last one and the window ends.
-    mutating func rebase(afterPage index: Int, token: Int64, position: Int) {
-        guard base.token != nil, position >= 0 else { return }
-        rebased = (index, token, position)
+    /// Asks for the pages after `index` after `key`, the key of page `index`'s last record but one, so that a pull by
+    /// key skips only the records since its latest stored page, as a server's cost grows with `$skip`. The overlap
+    /// check still holds across the two bases: when rows changed, the next page does not continue the last one and the
+    /// window ends. Only a window of an incremental pull is rebased.
+    mutating func rebase(afterPage index: Int, key: PullKey) {
+        guard base.key != nil, key.id != nil else { return }
+        rebased = (index, key)
     }
 
     /// Whether `page`, the page after one whose last record was `previousLast`, starts where that one ended.

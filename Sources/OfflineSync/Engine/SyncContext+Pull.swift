@@ -5,8 +5,9 @@ extension SyncContext {
     /// ``PullSettings/pushFirst`` says (a failing push fails the pull with its ``PushError``); then page with
     /// ``PullPager`` (pages fetched ahead in ``PullWindow``s) until an empty page or the query's `top`.
     /// Soft-deleted records are removed locally; records whose item has a pending operation are left alone.
-    /// With a `queryId` the pull is incremental: it asks for `updatedAt ge <token>`, and each page's items and
-    /// its new delta token are written in one atomic `apply`. A token stored for another filter is not used: the
+    /// With a `queryId` the pull is incremental: it pages by key (``PullKey``), asking for the records after the last
+    /// one stored in the order of `updatedAt` then `id`, and each page's items and its new delta token (that key) are
+    /// written in one atomic `apply`. A token stored for another filter is not used: the
     /// pull starts from no token, and its `.started` progress report says so (``SyncProgress/tokenReset``).
     /// - Throws: ``SyncError`` for bad arguments, ``PushError`` when the push before it fails, ``RemoteError``,
     ///   `CancellationError` when the task is cancelled in any step, the push before it included (pages applied
@@ -69,7 +70,7 @@ extension SyncContext {
         if let queryId {
             let lookup = try await DeltaTokenStore.lookup(table: table, queryId: queryId, filter: query.filter, in: dataSource)
             run = PullRun(query: query, queryId: queryId, settings: settings,
-                          pager: PullPager(token: lookup.token, pageSize: settings.pageSize), tokenReset: lookup.filterChanged)
+                          pager: PullPager(key: lookup.key, pageSize: settings.pageSize), tokenReset: lookup.filterChanged)
         } else {
             run = PullRun(query: query, queryId: nil, settings: settings,
                           pager: PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize), tokenReset: false)
@@ -102,8 +103,6 @@ extension SyncContext {
         try await withThrowingTaskGroup(of: (Int, Result<RemotePage, any Error>).self) { group in
             var window = window
             var requested = 0, outstanding = 0, stored = 0, goAhead = false
-            // The latest token stored and how many stored records at the end hold it (incremental pulls).
-            var tail: (token: Int64, count: Int)?
             var received: [Int: Result<RemotePage, any Error>] = [:]
             var previousLast: JSONObject?
             defer { group.cancelAll() }
@@ -132,21 +131,14 @@ extension SyncContext {
                     try Task.checkCancellation()
                     if stored > 0, !PullWindow.continues(page.items, after: previousLast) { return }
                     let items = stored > 0 ? Array(page.items.dropFirst()) : page.items
-                    // Each record's `updatedAt`, parsed once for the token and for the tail.
-                    let instants = items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) }
-                    try await store(items, of: page, instants: instants, run: &run)
-                    if window.base.token != nil {
-                        tail = Self.tail(after: instants, tail)
-                        if let tail, tail.token == run.pager.token {
-                            // Records at the token before this window's first request count too.
-                            let before = window.base.token == tail.token ? window.base.skip : 0
-                            window.rebase(afterPage: stored, token: tail.token, position: before + tail.count - 1)
-                        }
+                    let step = try await store(items, of: page, run: &run)
+                    if run.pager.pagesByKey, page.items.count >= 2, let key = PullKey(of: page.items[page.items.count - 2]) {
+                        window.rebase(afterPage: stored, key: key)
                     }
                     let asked = window.request(stored)?.top ?? 0
                     let full = page.items.count >= min(asked, window.pageSize)
                     run.learnPageSize(from: page, full: full)
-                    guard full, run.pager.nextRequest != nil else { return }
+                    guard full, !step.endsWindow, run.pager.nextRequest != nil else { return }
                     previousLast = page.items.last
                     stored += 1
                     goAhead = true
@@ -155,28 +147,21 @@ extension SyncContext {
         }
     }
 
-    /// The latest of `instants` (the `updatedAt` of a page's records, in order) and how many records at the end of
-    /// what is stored hold it, given the same for what was stored before.
-    private static func tail(after instants: [Int64], _ previous: (token: Int64, count: Int)?) -> (token: Int64, count: Int)? {
-        guard let latest = instants.max() else { return previous }
-        let holding = instants.filter { $0 == latest }.count
-        if let previous, previous.token == latest { return (latest, previous.count + holding) }
-        return (latest, holding)
-    }
-
     /// Stores `items`, the records of a fetched page (without its first record when it overlaps the page before),
-    /// whose `updatedAt` instants are `instants`, and reports progress.
-    private func store(_ items: [JSONObject], of page: RemotePage, instants: [Int64], run: inout PullRun) async throws {
+    /// and reports progress; returns what the page changed in the pager.
+    private func store(_ items: [JSONObject], of page: RemotePage, run: inout PullRun) async throws -> PullPager.PageStep {
         if let count = page.totalCount, run.total == nil {
             run.total = run.query.top.map { min($0, count) } ?? count
         }
-        let step = run.pager.pageReceived(count: items.count, maxUpdatedAt: instants.max())
-        if !items.isEmpty || step.newToken != nil {
+        let last = run.pager.incremental ? items.last.flatMap(PullKey.init(of:)) : nil
+        let step = run.pager.pageReceived(count: items.count, last: last)
+        if !items.isEmpty || step.newKey != nil {
             let saved = try await applyPage(items, table: run.query.table,
-                                            token: step.newToken.map { ($0, run.queryId ?? "") }, filter: run.query.filter)
+                                            token: step.newKey.map { ($0, run.queryId ?? "") }, filter: run.query.filter)
             run.undurableToken = saved ?? run.undurableToken
         }
         report(run.progress(.advanced))
+        return step
     }
 
     /// Stores one page in one `apply`: upserts, soft-delete removals and the new delta token. Records whose item
@@ -190,7 +175,7 @@ extension SyncContext {
     /// (``SyncContextDataSource/applyDeferringDurability(_:)``): a crash keeps a prefix of the applies, so it loses
     /// such a page only together with its token and every later page, and the next pull, from the token kept, fetches
     /// them again. Returns the token's row in that case, for the pull to store durably once it ends.
-    private func applyPage(_ items: [JSONObject], table: String, token: (Int64, String)?, filter: Filter?) async throws -> StoreChange? {
+    private func applyPage(_ items: [JSONObject], table: String, token: (PullKey, String)?, filter: Filter?) async throws -> StoreChange? {
         let saving = token.map { DeltaTokenStore.saving($0.0, table: table, queryId: $0.1, filter: filter) }
         let skipped: [(JSONObject, String)]
         do {

@@ -181,3 +181,22 @@ extension PullSettings {
         return settings
     }
 }
+
+extension Filter {
+    /// The key an incremental pull's request asks after (``PullKey/filter``), found at the end of the request's
+    /// filter (after the user's own, when it has one); nil when the filter holds none.
+    var pullKey: PullKey? {
+        switch self {
+        case .comparison(Field("updatedAt"), .greaterThanOrEqual, .string(let instant)):
+            return Timestamp.milliseconds(from: instant).map { PullKey(updatedAt: $0, id: nil) }
+        case .or(.comparison(Field("updatedAt"), .greaterThan, .string(let instant)),
+                 .and(.comparison(Field("updatedAt"), .equal, .string(let same)), .comparison(Field("id"), .greaterThan, .string(let id)))):
+            guard instant == same else { return nil }
+            return Timestamp.milliseconds(from: instant).map { PullKey(updatedAt: $0, id: id) }
+        case .and(_, let rhs):
+            return rhs.pullKey
+        default:
+            return nil
+        }
+    }
+}

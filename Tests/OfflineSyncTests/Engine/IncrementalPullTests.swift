@@ -11,16 +11,13 @@ import Foundation
 struct IncrementalPullTests {
     private func date(_ text: String) throws -> Date { try #require(Timestamp.date(from: text)) }
 
-    /// The `updatedAt ge` bound of each GET in the remote's log.
-    private func tokens(_ remote: InMemoryRemote) async -> [String] {
-        func bound(_ filter: Filter?) -> String {
-            switch filter {
-            case .comparison(Field("updatedAt"), .greaterThanOrEqual, .string(let token))?: return token
-            case .and(_, let rhs)?: return bound(rhs)
-            default: return "?"
-            }
-        }
-        return await remote.requestLog.compactMap(\.query).map { bound($0.filter) }
+    /// The key each GET in the remote's log asks after.
+    private func keys(_ remote: InMemoryRemote) async -> [PullKey?] {
+        await remote.requestLog.compactMap(\.query).map { $0.filter?.pullKey }
+    }
+
+    private func key(_ instant: String, _ id: String?) -> PullKey {
+        PullKey(updatedAt: Timestamp.milliseconds(from: instant) ?? -1, id: id)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -31,9 +28,9 @@ struct IncrementalPullTests {
         try await fixture.todo.pull(queryId: "all")
         let first = try #require(await fixture.remote.requestLog.first?.query)
         #expect(first.filter == (Field("updatedAt") >= "1970-01-01T00:00:00.000Z"))
-        #expect(first.orderBy == [.ascending("updatedAt")])
+        #expect(first.orderBy == [.ascending("updatedAt"), .ascending("id")])
         #expect(first.skip == 0 && first.top == 50 && first.includeDeleted)
-        #expect(await tokens(fixture.remote) == ["1970-01-01T00:00:00.000Z", "1999-12-03T15:44:29.000Z", "1999-12-03T15:44:29.000Z"])
+        #expect(await keys(fixture.remote) == [.start, key("1999-12-03T15:44:29.000Z", "one")])
         #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "all", in: fixture.store.dataSource)
                 == Timestamp.milliseconds(from: "1999-12-03T15:44:29.000Z"))
         #expect(try await fixture.rows("TodoItem").count == 2)
@@ -48,7 +45,7 @@ struct IncrementalPullTests {
         await fixture.remote.clearRequests()
         try await fixture.restart()
         try await fixture.todo.pull(queryId: "q")
-        #expect(await tokens(fixture.remote).first == "2026-01-01T00:00:00.000Z")
+        #expect(await keys(fixture.remote).first == key("2026-01-01T00:00:00.000Z", "a"))
         #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["a", "b"])
         #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: fixture.store.dataSource)
                 == Timestamp.milliseconds(from: "2026-01-02T00:00:00.000Z"))
@@ -61,12 +58,14 @@ struct IncrementalPullTests {
         await fixture.remote.seed((1...8).map { ["id": .string("r\($0)")] }, table: "TodoItem")
         try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3).oneAtATime())
         #expect(try await fixture.rows("TodoItem").count == 8)
-        let skips = await fixture.remote.requestLog.compactMap(\.query?.skip)
-        #expect(skips == [0, 0, 3, 6, 8])
-        // A second pull re-reads only the boundary group and ends.
+        // Each page is asked for after the last record of the one before, by id inside the shared timestamp.
+        let at = "2026-05-05T05:05:05.005Z"
+        #expect(await keys(fixture.remote) == [.start, key(at, "r3"), key(at, "r6"), key(at, "r8")])
+        #expect(await fixture.remote.requestLog.compactMap(\.query?.skip) == [0, 0, 0, 0])
+        // A second pull asks after the last record stored, reads nothing again, and ends.
         await fixture.remote.clearRequests()
         try await fixture.todo.pull(queryId: "q", settings: PullSettings(pageSize: 3).oneAtATime())
-        #expect(await fixture.remote.requestLog.compactMap(\.query?.skip) == [0, 3, 6, 8])
+        #expect(await keys(fixture.remote) == [key(at, "r8")])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -92,7 +91,7 @@ struct IncrementalPullTests {
         try await fixture.todo.pull(queryId: "first/query?")
         await fixture.remote.clearRequests()
         try await fixture.todo.pull(queryId: "second")
-        #expect(await tokens(fixture.remote).first == "1970-01-01T00:00:00.000Z")
+        #expect(await keys(fixture.remote).first == .start)
         let data = fixture.store.dataSource
         #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "first/query?", in: data) != nil)
         #expect(try await DeltaTokenStore.token(table: "Other", queryId: "first/query?", in: data) == nil)
@@ -107,7 +106,7 @@ struct IncrementalPullTests {
         try await fixture.todo.pull(query, queryId: "matches")
         #expect(try await fixture.rows("TodoItem").map(\.["id"]) == ["a"])
         #expect(await fixture.remote.requestLog.first?.query?.filter == (Field("text") == "MATCH" && Field("updatedAt") >= "1970-01-01T00:00:00.000Z"))
-        #expect(await fixture.remote.requests.count == 3)
+        #expect(await fixture.remote.requests.count == 2)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -5,9 +5,9 @@ import OfflineSyncTesting
 /// Incremental pull over `updatedAt` values that are not the server's canonical `…Z` form, or missing: the delta
 /// token is computed from instants, and the page loop neither loops nor skips.
 struct IncrementalPullTimestampTests {
-    /// A server that keeps its rows' `updatedAt` exactly as given. It honours the `updatedAt ge` bound by instant,
-    /// sorts by instant then id, and pages with `skip`/`top`. A row without a readable `updatedAt` sorts first and
-    /// passes every bound (a server that does not maintain the column).
+    /// A server that keeps its rows' `updatedAt` exactly as given. It honours the pull's key by instant, sorts by
+    /// instant then id, and pages with `skip`/`top`. A row without a readable `updatedAt` sorts first and passes every
+    /// bound (a server that does not maintain the column).
     actor RawRowsRemote: SyncRemote {
         let rows: [JSONObject]
         let pageSize: Int
@@ -22,23 +22,19 @@ struct IncrementalPullTimestampTests {
         func read(_ query: Query) async throws -> RemotePage {
             queries.append(query)
             guard queries.count < 50 else { throw RemoteError.server(status: 508, message: "The pull loops.") }
-            let bound = Self.bound(query.filter).flatMap(Timestamp.milliseconds(from:)) ?? Int64.min
+            let key = query.filter?.pullKey
             func instant(_ row: JSONObject) -> Int64 {
                 row["updatedAt"]?.stringValue.flatMap(Timestamp.milliseconds(from:)) ?? Int64.min
             }
-            let matching = rows.filter { instant($0) == Int64.min || instant($0) >= bound }
+            let matching = rows.filter { row in
+                let at = instant(row)
+                guard at != Int64.min, let key else { return true }
+                guard at == key.updatedAt, let id = key.id else { return at >= key.updatedAt }
+                return (row["id"]?.stringValue ?? "") > id
+            }
                 .sorted { (instant($0), $0["id"]?.stringValue ?? "") < (instant($1), $1["id"]?.stringValue ?? "") }
             let page = matching.dropFirst(query.skip ?? 0).prefix(min(query.top ?? pageSize, pageSize))
             return RemotePage(items: Array(page))
-        }
-
-        /// The `updatedAt ge` bound of a pull filter.
-        static func bound(_ filter: Filter?) -> String? {
-            switch filter {
-            case .comparison(Field("updatedAt"), .greaterThanOrEqual, .string(let token))?: return token
-            case .and(_, let rhs)?: return bound(rhs)
-            default: return nil
-            }
         }
     }
 
@@ -47,6 +43,10 @@ struct IncrementalPullTimestampTests {
         let context = SyncContext(dataSource: store.dataSource, remote: remote)
         try await context.table("TodoItem").pull(queryId: "q", settings: PullSettings(pageSize: pageSize).oneAtATime())
         return await remote.queries
+    }
+
+    private func key(_ instant: String, _ id: String?) -> PullKey {
+        PullKey(updatedAt: Timestamp.milliseconds(from: instant) ?? -1, id: id)
     }
 
     private func storedIds(_ store: TestStore) async throws -> [JSONValue?] {
@@ -63,16 +63,15 @@ struct IncrementalPullTimestampTests {
             ["id": "c", "updatedAt": "2026-01-01T01:00:00.000+00:00"],
         ]
         let queries = try await pull(rows, pageSize: 2, into: store)
-        #expect(queries.map { RawRowsRemote.bound($0.filter) ?? "?" } == ["1970-01-01T00:00:00.000Z", "2026-01-01T00:30:00.000Z",
-                                                                           "2026-01-01T01:00:00.000Z", "2026-01-01T01:00:00.000Z"])
-        #expect(queries.map { $0.skip ?? -1 } == [0, 0, 0, 1])
+        #expect(queries.map { $0.filter?.pullKey } == [.start, key("2026-01-01T00:30:00.000Z", "b"),
+                                                        key("2026-01-01T01:00:00.000Z", "c")])
+        #expect(queries.map { $0.skip ?? -1 } == [0, 0, 0])
         #expect(try await storedIds(store) == ["a", "b", "c"])
-        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: store.dataSource)
-                == Timestamp.milliseconds(from: "2026-01-01T01:00:00.000Z"))
-        // The next pull starts at the stored instant, re-reads only the boundary record, and ends.
+        #expect(try await DeltaTokenStore.key(table: "TodoItem", queryId: "q", in: store.dataSource)
+                == key("2026-01-01T01:00:00.000Z", "c"))
+        // The next pull asks after the stored key, reads nothing again, and ends.
         let again = try await pull(rows, pageSize: 2, into: store)
-        #expect(again.map { RawRowsRemote.bound($0.filter) ?? "?" } == ["2026-01-01T01:00:00.000Z", "2026-01-01T01:00:00.000Z"])
-        #expect(again.map { $0.skip ?? -1 } == [0, 1])
+        #expect(again.map { $0.filter?.pullKey } == [key("2026-01-01T01:00:00.000Z", "c")])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -81,11 +80,10 @@ struct IncrementalPullTimestampTests {
         let rows: [JSONObject] = [["id": "a", "updatedAt": "2026-01-01T23:30:00.000-02:00"],
                                   ["id": "b", "updatedAt": "2026-01-02T00:15:00.000Z"]]
         let queries = try await pull(rows, pageSize: 50, into: store)
-        #expect(queries.map { RawRowsRemote.bound($0.filter) ?? "?" } == ["1970-01-01T00:00:00.000Z", "2026-01-02T01:30:00.000Z",
-                                                                           "2026-01-02T01:30:00.000Z"])
+        #expect(queries.map { $0.filter?.pullKey } == [.start, key("2026-01-02T01:30:00.000Z", "a")])
         #expect(try await storedIds(store) == ["a", "b"])
         let token = try #require(try await fixtureTokens(store).first)
-        #expect(token.updatedAt == "2026-01-02T01:30:00.000Z")
+        #expect(token.updatedAt == "2026-01-02T01:30:00.000Z" && token.afterId == "a")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -93,13 +91,13 @@ struct IncrementalPullTimestampTests {
         let store = try await kind.makeStore()
         let rows: [JSONObject] = [["id": "a"], ["id": "b"], ["id": "c"]]
         let queries = try await pull(rows, pageSize: 2, into: store)
-        // The first page moves the token from "none" to the epoch (skip restarts once); after that every page
-        // shares the token, so skip grows until the empty page.
-        #expect(queries.map { RawRowsRemote.bound($0.filter) ?? "?" } == Array(repeating: "1970-01-01T00:00:00.000Z", count: 4))
-        #expect(queries.map { $0.skip ?? -1 } == [0, 0, 2, 3])
+        // No page ends on a record with a key, so the pull pages from the start by position until the empty page,
+        // and stores no token.
+        #expect(queries.map { $0.filter?.pullKey } == Array(repeating: .start, count: 3))
+        #expect(queries.map { $0.skip ?? -1 } == [0, 2, 3])
         #expect(try await storedIds(store) == ["a", "b", "c"])
-        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: store.dataSource) == 0)
-        // A second pull starts from the stored epoch token and ends after one pass.
+        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: store.dataSource) == nil)
+        // A second pull does the same and ends.
         let again = try await pull(rows, pageSize: 2, into: store)
         #expect(again.map { $0.skip ?? -1 } == [0, 2, 3])
     }
@@ -109,9 +107,11 @@ struct IncrementalPullTimestampTests {
         let store = try await kind.makeStore()
         let rows: [JSONObject] = [["id": "a"], ["id": "b", "updatedAt": "2026-01-01T00:00:00.000+01:00"], ["id": "c"]]
         let queries = try await pull(rows, pageSize: 50, into: store)
-        #expect(queries.map { RawRowsRemote.bound($0.filter) ?? "?" } == ["1970-01-01T00:00:00.000Z", "2025-12-31T23:00:00.000Z",
-                                                                           "2025-12-31T23:00:00.000Z"])
-        #expect(queries.map { $0.skip ?? -1 } == [0, 0, 3])
+        // The rows without a timestamp pass every bound, so the page after b's key ends without a key: that instant
+        // is paged by position, and the pull ends.
+        let at = "2025-12-31T23:00:00.000Z"
+        #expect(queries.map { $0.filter?.pullKey } == [.start, key(at, "b"), key(at, nil), key(at, nil)])
+        #expect(queries.map { $0.skip ?? -1 } == [0, 0, 0, 3])
         #expect(try await storedIds(store) == ["a", "b", "c"])
     }
 

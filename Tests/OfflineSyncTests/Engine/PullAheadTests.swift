@@ -85,6 +85,36 @@ struct PullAheadTests {
         #expect(try await Self.stored(store) == (await remote.items(table: "TodoItem")))
     }
 
+    /// A run of 220 equal timestamps (a bulk import) longer than several pages, rows of the run already stored edited
+    /// between page requests: paging by key stores every row, and one more pull brings the store level with the server.
+    @Test(arguments: StoreKind.allCases, [1, 4])
+    func rowsOfARunOfEqualTimestampsChangingDuringThePullAreNeverSkipped(_ kind: StoreKind, _ inFlight: Int) async throws {
+        let remote = InMemoryRemote(pageSize: 50)
+        await Self.seed(remote, count: 80)
+        let run = Timestamp.string(from: Date(timeIntervalSince1970: 1_767_312_000))
+        await remote.seed((80..<300).map { ["id": .string(String(format: "r%04d", $0)), "updatedAt": .string(run)] },
+                          table: "TodoItem")
+        let probe = ProbingRemote(remote)
+        let edited = LockedValue(0)
+        await probe.changeRowsBeforeEachRead { server in
+            let next = edited.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            guard (1..<9).contains(next) else { return }
+            await server.serverUpdate(id: String(format: "r%04d", 79 + next), table: "TodoItem", fields: ["edited": true])
+        }
+        let store = try await kind.makeStore()
+        let context = SyncContext(dataSource: store.dataSource, remote: probe)
+        var settings = PullSettings(pageSize: 50)
+        settings.maximumConcurrentRequests = inFlight
+        try await context.table("TodoItem").pull(queryId: "all", settings: settings)
+        await probe.changeRowsBeforeEachRead { _ in }
+        try await context.table("TodoItem").pull(queryId: "all", settings: settings)
+        #expect(try await Self.stored(store) == (await remote.items(table: "TodoItem")))
+        #expect(edited.withLock { $0 } >= 9, "the rows changed during the first pull")
+    }
+
     @Test(arguments: [false, true])
     func aServerThatSendsSmallerPagesIsPagedAheadByItsOwnPageSize(_ nextLinks: Bool) async throws {
         let remote = InMemoryRemote(pageSize: 30)
@@ -134,11 +164,11 @@ struct PullAheadTests {
     }
 
     @Test func windowPagesOverlapByOneRecordAndStopAtTheTop() {
-        let base = PullPager.Request(skip: 10, top: 50, token: nil)
+        let base = PullPager.Request(skip: 10, top: 50, key: nil)
         let window = PullWindow(base: base, pageSize: 50, remaining: 120, maximumConcurrentRequests: 4)
         #expect(window.request(0) == base)
-        #expect(window.request(1) == PullPager.Request(skip: 59, top: 50, token: nil))
-        #expect(window.request(2) == PullPager.Request(skip: 108, top: 22, token: nil))
+        #expect(window.request(1) == PullPager.Request(skip: 59, top: 50, key: nil))
+        #expect(window.request(2) == PullPager.Request(skip: 108, top: 22, key: nil))
         #expect(window.request(3) == nil)
         #expect(PullWindow(base: base, pageSize: 50, remaining: nil, maximumConcurrentRequests: 1).request(1) == nil)
         #expect(PullWindow.continues([["id": "a"]], after: ["id": "a"]))

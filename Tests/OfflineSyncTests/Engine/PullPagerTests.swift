@@ -10,7 +10,7 @@ struct PullPagerTests {
         var remaining = pages[...]
         while let request = pager.nextRequest {
             sent.append([request.top, request.skip])
-            _ = pager.pageReceived(count: remaining.popFirst() ?? 0, maxUpdatedAt: nil)
+            _ = pager.pageReceived(count: remaining.popFirst() ?? 0, last: nil)
         }
         return sent
     }
@@ -56,47 +56,63 @@ struct PullPagerTests {
         #expect(requests(limit: 0, pages: []).isEmpty)
     }
 
-    private func ms(_ text: String) -> Int64 { Timestamp.milliseconds(from: text) ?? -1 }
+    private func key(_ updatedAt: Int64, _ id: String?) -> PullKey { PullKey(updatedAt: updatedAt, id: id) }
 
-    @Test func incrementalTokenMovesToEachPageMaximum() {
-        var pager = PullPager(token: nil, pageSize: 50)
-        var seen: [[Int64]] = []
-        let pages: [(Int, String?)] = [(2, "1999-12-03T15:44:29.000Z"), (2, "1999-12-04T16:44:59.000Z"), (0, nil)]
-        var newTokens: [Int64?] = []
-        for (count, max) in pages {
-            guard let request = pager.nextRequest else { break }
-            seen.append([request.token ?? -1, Int64(request.skip)])
-            newTokens.append(pager.pageReceived(count: count, maxUpdatedAt: max.map(ms)).newToken)
+    /// Runs an incremental pager over pages given by their record count and last key; returns each request's key and
+    /// skip, and the keys each page stored as the token.
+    private func incremental(from start: PullKey?, pages: [(Int, PullKey?)]) -> (requests: [PullPager.Request], tokens: [PullKey?]) {
+        var pager = PullPager(key: start, pageSize: 50)
+        var requests: [PullPager.Request] = [], tokens: [PullKey?] = []
+        var remaining = pages[...]
+        while let request = pager.nextRequest {
+            requests.append(request)
+            let (count, last) = remaining.popFirst() ?? (0, nil)
+            tokens.append(pager.pageReceived(count: count, last: last).newKey)
         }
-        #expect(pager.nextRequest == nil)
-        #expect(seen == [[0, 0], [ms("1999-12-03T15:44:29.000Z"), 0], [ms("1999-12-04T16:44:59.000Z"), 0]])
-        #expect(newTokens == [ms("1999-12-03T15:44:29.000Z"), ms("1999-12-04T16:44:59.000Z"), nil])
+        return (requests, tokens)
     }
 
-    @Test func incrementalPullRevertsToSkipInsideEqualTimestampsAndBack() {
-        let d1203 = ms("1999-12-03T00:00:00.000Z"), d0101 = ms("2000-01-01T00:00:00.000Z"), d0102 = ms("2000-01-02T00:00:00.000Z")
-        let pages: [[Int64]] = [[d1203, d0101], [d0101, d0101], [d0101, d0101], [d0101, d0102], [d0102], []]
-        var pager = PullPager(token: nil, pageSize: 50)
-        var seen: [[Int64]] = []
-        for page in pages {
-            guard let request = pager.nextRequest else { break }
-            seen.append([request.token ?? -1, Int64(request.skip)])
-            _ = pager.pageReceived(count: page.count, maxUpdatedAt: page.max())
-        }
-        #expect(pager.nextRequest == nil)
-        #expect(seen == [[0, 0], [d0101, 0], [d0101, 2], [d0101, 4], [d0102, 0], [d0102, 1]])
+    @Test func incrementalPullAsksAfterTheLastRecordOfEachPage() {
+        let run = incremental(from: nil, pages: [(50, key(10, "b")), (50, key(10, "x")), (3, key(20, "a")), (0, nil)])
+        #expect(run.requests.map(\.key) == [.start, key(10, "b"), key(10, "x"), key(20, "a")])
+        #expect(run.requests.allSatisfy { $0.skip == 0 && $0.top == 50 })
+        #expect(run.tokens == [key(10, "b"), key(10, "x"), key(20, "a"), nil])
     }
 
-    @Test func incrementalPullStartsFromTheStoredToken() {
-        let pager = PullPager(token: 1234, pageSize: 10)
-        #expect(pager.nextRequest == PullPager.Request(skip: 0, top: 10, token: 1234))
+    @Test func aTokenOfAnEarlierVersionAsksForEveryRecordAtItsInstantOnce() {
+        let run = incremental(from: key(10, nil), pages: [(50, key(10, "m")), (1, key(11, "a"))])
+        #expect(run.requests.map(\.key) == [key(10, nil), key(10, "m"), key(11, "a")])
+        #expect(run.tokens.first == key(10, "m"))
     }
 
-    @Test func tokenMaximumCountsEveryItemOfThePage() {
-        var pager = PullPager(token: 100, pageSize: 50)
-        #expect(pager.pageReceived(count: 3, maxUpdatedAt: 100).newToken == nil)
-        #expect(pager.nextRequest?.skip == 3)
-        #expect(pager.pageReceived(count: 1, maxUpdatedAt: 200).newToken == 200)
-        #expect(pager.nextRequest?.skip == 0)
+    /// A server keeping finer timestamps than it sends answers "after (T, id)" with T's records again: a page that
+    /// ends on the key it was asked after goes back to paging that instant by position, then by key once past it.
+    @Test func aPageEndingOnItsOwnKeyPagesThatInstantByPosition() {
+        let run = incremental(from: nil, pages: [
+            (50, key(10, "r50")), (50, key(10, "r50")), (50, key(10, "r50")), (50, key(10, "r99")), (50, key(12, "a")),
+            (0, nil),
+        ])
+        #expect(run.requests.map(\.key) == [.start, key(10, "r50"), key(10, nil), key(10, nil), key(10, nil), key(12, "a")])
+        #expect(run.requests.map(\.skip) == [0, 0, 0, 50, 100, 0])
+        // The token stays at the last key while the instant is paged by position.
+        #expect(run.tokens == [key(10, "r50"), nil, nil, nil, key(12, "a"), nil])
+    }
+
+    @Test func aPageWhoseLastRecordHasNoKeyIsPagedByPosition() {
+        let run = incremental(from: key(5, "a"), pages: [(50, nil), (50, nil), (2, key(9, "z"))])
+        #expect(run.requests.map(\.key) == [key(5, "a"), key(5, nil), key(5, nil), key(9, "z")])
+        #expect(run.requests.map(\.skip) == [0, 0, 50, 0])
+    }
+
+    @Test func aPageEndingBeforeItsKeyNeverMovesTheTokenBack() {
+        var pager = PullPager(key: key(100, "m"), pageSize: 50)
+        let step = pager.pageReceived(count: 50, last: key(90, "z"))
+        #expect(step.newKey == nil && step.endsWindow)
+        #expect(pager.key == key(100, nil))
+    }
+
+    @Test func incrementalPullStartsFromTheStoredKey() {
+        let pager = PullPager(key: key(1234, "x"), pageSize: 10)
+        #expect(pager.nextRequest == PullPager.Request(skip: 0, top: 10, key: key(1234, "x")))
     }
 }

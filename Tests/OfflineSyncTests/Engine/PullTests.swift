@@ -190,9 +190,10 @@ struct PullTests {
         #expect(reported.map(\.itemId) == ["bad/id", "7", "deep"])
         #expect(reported.allSatisfy { $0.code == .skippedPulledRecord && $0.table == "TodoItem" })
         #expect(reported[0].message.contains("bad/id") && reported[2].message.contains("deeper"), "\(reported.map(\.message))")
-        #expect(try await DeltaTokenStore.token(table: "TodoItem", queryId: "q", in: store.dataSource)
-                == Timestamp.milliseconds(from: "2026-01-03T00:00:00.000Z"))
-        // Two requests: the page, then the empty page from the new token.
+        // The token is the page's last record, left out or not: the pull pages after it.
+        #expect(try await DeltaTokenStore.key(table: "TodoItem", queryId: "q", in: store.dataSource)
+                == PullKey(updatedAt: Timestamp.milliseconds(from: "2026-01-01T00:00:00.000Z") ?? -1, id: "deep"))
+        // Two requests: the page, then the empty page after the new token.
         #expect(await remote.queries.map(\.skip) == [0, 0])
     }
 

@@ -60,6 +60,30 @@ struct HTTPNetworkMeasurementTests {
                oneAtATimeRequests: records.count / 50 + 1)
     }
 
+    /// A first pull of 2,000 rows, pages of 50, each answer 100 ms after the server acted: the default 4 requests in
+    /// flight against one at a time, both in this run.
+    @Test func pullOf2000RowsWithFourInFlightAgainstOneAtATime() async throws {
+        let records = BenchmarkRecords.generate(count: 2_000).map(\.object)
+        var seconds: [Int: Double] = [:]
+        for inFlight in [1, 4] {
+            let server = try TableProtocolServer(pageSize: 50, responseDelay: .milliseconds(100))
+            defer { server.stop() }
+            server.seed(records, table: BenchmarkRecords.table)
+            let store = InMemoryDataSource()
+            let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL))
+            var settings = PullSettings(pageSize: 50)
+            settings.maximumConcurrentRequests = inFlight
+            let start = ContinuousClock.now
+            try await context.table(BenchmarkRecords.table).pull(queryId: "all", settings: settings)
+            let elapsed = start.duration(to: .now)
+            seconds[inFlight] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            #expect(try await store.read(Query(table: BenchmarkRecords.table, includeTotalCount: true)).totalCount == 2_000)
+            print(String(format: "Pull of 2,000 rows over HTTP, 100 ms a request, %d in flight: %.2f s (%d requests)",
+                         inFlight, seconds[inFlight] ?? 0, server.requests.count))
+        }
+        print(String(format: "4 in flight against one at a time: %.2fx", (seconds[1] ?? 0) / (seconds[4] ?? 1)))
+    }
+
     private func report(_ workload: String, _ elapsed: Duration, requests: Int, oneAtATimeRequests: Int) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let oneAtATime = Double(oneAtATimeRequests) * Self.latency

@@ -9,8 +9,8 @@ import OfflineSync
 /// - v3 (Toolkit semantics): 409 with the existing entity, PUT instead of PATCH, 410 for soft-deleted rows, queries
 ///   answered as `{items, count, nextLink}` with `$count=true` and a bare-query-string `nextLink`,
 ///   `__includedeleted=true`, token in `Authorization: Bearer`.
-/// - Filters: only `updatedAt ge|gt <date literal>` (either dialect's literal) is understood; `$orderby` sorts by
-///   `updatedAt` (then id) when it names it, else by id; pages hold at most `pageSize` rows.
+/// - Filters: only an incremental pull's bound is understood (``DeltaFilter``); `$orderby` sorts by `updatedAt`
+///   (then id) when it names it, else by id, ids compared as `idOrder` says; pages hold at most `pageSize` rows.
 /// Versions are `v1`, `v2`, …; every write moves a clock one millisecond from 2024-01-01. ``inject(_:)`` adds
 /// ``ServerFaults``: 503s before and after acting, and expiring tokens handed out by `GET /token`;
 /// ``dropWriteAnswers(every:onlyOnReusedConnections:)`` closes the connection instead of answering writes it acted on.
@@ -27,6 +27,7 @@ final class TableProtocolServer: @unchecked Sendable {
     private var faults: ServerFaults?
     private var reused: [String] = []
     private var sortedRows: [String: [SortedRow]] = [:]
+    private let idOrder: IDOrder
     private var drops: (every: Int, onlyOnReusedConnections: Bool)?
     private var writesEligibleForDrop = 0
     private var dropped = 0
@@ -35,8 +36,10 @@ final class TableProtocolServer: @unchecked Sendable {
 
     /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
     /// every answer leaves that long after the server acted, a window in which a client killed loses it.
-    init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50, responseDelay: Duration = .zero) throws {
+    init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50, responseDelay: Duration = .zero,
+         idOrder: IDOrder = .bytes) throws {
         self.version = version
+        self.idOrder = idOrder
         self.token = token
         self.pageSize = pageSize
         let delay = Double(responseDelay.components.seconds) + Double(responseDelay.components.attoseconds) / 1e18
@@ -110,6 +113,40 @@ final class TableProtocolServer: @unchecked Sendable {
                 row["deleted"] = false
                 tables[table, default: [:]][id.lowercased()] = row
             }
+        }
+    }
+
+    /// Gives the rows `ids` of `table` one new `updatedAt` and each a new version, as a bulk update on the server does.
+    func batchUpdate(ids: [String], table: String, fields: JSONObject) {
+        lock.withLock {
+            let instant = clock + 1
+            for id in ids {
+                guard var row = tables[table]?[id.lowercased()] else { continue }
+                for (name, value) in fields { row[name] = value }
+                clock = instant - 1
+                stamp(&row)
+                tables[table]?[id.lowercased()] = row
+            }
+        }
+    }
+
+    /// Before answering each later read (numbered from 0), updates the rows whose ids `edits` names, as another client
+    /// would between two page requests: each gets `edited: <read number>` and a new version and `updatedAt`.
+    func editBeforeEachRead(_ edits: @escaping @Sendable (Int) -> [String]) { lock.withLock { readEdits = edits } }
+
+    private var readEdits: (@Sendable (Int) -> [String])?
+    private var readsSeen = 0
+
+    /// Runs the edits asked for before a read (the lock held).
+    private func editBeforeRead(table: String) {
+        guard let readEdits else { return }
+        let number = readsSeen
+        readsSeen += 1
+        for id in readEdits(number) {
+            guard var row = tables[table]?[id.lowercased()] else { continue }
+            row["edited"] = .int(Int64(number))
+            stamp(&row)
+            tables[table]?[id.lowercased()] = row
         }
     }
 
@@ -271,12 +308,14 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 
     private func read(table: String, query: [String: String], rawQuery: String) -> ServerResponse {
+        editBeforeRead(table: table)
         let byUpdatedAt = query["$orderby"]?.hasPrefix("updatedAt") == true
         var rows = sorted(table, byUpdatedAt: byUpdatedAt)[...]
         if let filter = query["$filter"] {
-            guard let (strict, bound) = Self.deltaBound(filter) else { return Self.error(400, "unsupported filter") }
-            let kept: (Int64) -> Bool = { strict ? $0 > bound : $0 >= bound }
-            rows = byUpdatedAt ? rows[Self.firstIndex(in: rows, where: kept)...] : rows.filter { kept($0.milliseconds) }[...]
+            guard let bound = DeltaFilter(filter) else { return Self.error(400, "unsupported filter") }
+            let precedes = idOrder.precedes
+            let kept: (SortedRow) -> Bool = { bound.keeps(milliseconds: $0.milliseconds, id: $0.id, idPrecedes: precedes) }
+            rows = byUpdatedAt ? rows[Self.firstIndex(in: rows, where: kept)...] : rows.filter(kept)[...]
         }
         if query[includeDeletedName] != "true" { rows = rows.filter { $0.row["deleted"] != true }[...] }
         let count = rows.count
@@ -307,25 +346,26 @@ final class TableProtocolServer: @unchecked Sendable {
     private func sorted(_ table: String, byUpdatedAt: Bool) -> [SortedRow] {
         let key = (byUpdatedAt ? "updatedAt " : "id ") + table
         if let cached = sortedRows[key] { return cached }
-        let id: (JSONObject) -> String = { $0["id"]?.stringValue ?? "" }
         var rows = (tables[table] ?? [:]).values.map { row in
-            SortedRow(milliseconds: Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0, row: row)
+            SortedRow(milliseconds: Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0,
+                      id: row["id"]?.stringValue ?? "", row: row)
         }
+        let precedes = idOrder.precedes
         if byUpdatedAt {
-            rows.sort { ($0.milliseconds, id($0.row)) < ($1.milliseconds, id($1.row)) }
+            rows.sort { $0.milliseconds != $1.milliseconds ? $0.milliseconds < $1.milliseconds : precedes($0.id, $1.id) }
         } else {
-            rows.sort { id($0.row) < id($1.row) }
+            rows.sort { precedes($0.id, $1.id) }
         }
         sortedRows[key] = rows
         return rows
     }
 
-    /// The first index of `rows` (sorted by `updatedAt`) whose milliseconds are `kept`, by binary search.
-    private static func firstIndex(in rows: ArraySlice<SortedRow>, where kept: (Int64) -> Bool) -> Int {
+    /// The first index of `rows` (sorted by `updatedAt` then id) that is `kept`, by binary search.
+    private static func firstIndex(in rows: ArraySlice<SortedRow>, where kept: (SortedRow) -> Bool) -> Int {
         var low = rows.startIndex, high = rows.endIndex
         while low < high {
             let middle = (low + high) / 2
-            if kept(rows[middle].milliseconds) { high = middle } else { low = middle + 1 }
+            if kept(rows[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }
@@ -342,24 +382,6 @@ final class TableProtocolServer: @unchecked Sendable {
         versionCounter += 1
         item["updatedAt"] = .string(Timestamp.string(fromMilliseconds: clock))
         item["version"] = .string("v\(versionCounter)")
-    }
-
-    /// `(strict, milliseconds)` of a filter `updatedAt ge|gt datetimeoffset'…'` or `… cast(…,Edm.DateTimeOffset)`,
-    /// possibly inside a larger filter.
-    private static func deltaBound(_ filter: String) -> (Bool, Int64)? {
-        for (op, strict) in [("updatedAt ge ", false), ("updatedAt gt ", true)] {
-            guard let range = filter.range(of: op) else { continue }
-            var rest = filter[range.upperBound...]
-            if rest.hasPrefix("datetimeoffset'") {
-                rest = rest.dropFirst("datetimeoffset'".count)
-                return Timestamp.milliseconds(from: String(rest.prefix { $0 != "'" })).map { (strict, $0) }
-            }
-            if rest.hasPrefix("cast(") {
-                rest = rest.dropFirst("cast(".count)
-                return Timestamp.milliseconds(from: String(rest.prefix { $0 != "," })).map { (strict, $0) }
-            }
-        }
-        return nil
     }
 
     private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {
@@ -390,9 +412,10 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 }
 
-/// A stored row with its `updatedAt` in milliseconds.
+/// A stored row with its `updatedAt` in milliseconds and its id.
 private struct SortedRow {
     var milliseconds: Int64
+    var id: String
     var row: JSONObject
 }
 
