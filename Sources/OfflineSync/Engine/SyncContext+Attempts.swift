@@ -26,14 +26,31 @@ extension SyncContext {
         return (changes, ahead)
     }
 
-    /// Stores `body` among the contents the in-flight `operation` sent, before a resend that a conflict handler
-    /// asked for leaves; returns the operation as stored.
+    /// Records a resend that a conflict resolution asks for, in one transaction before it leaves; returns the operation
+    /// as stored, its ``TableOperation/item`` the local item it now stands for.
+    ///
+    /// The rule that recognises a lost answer ("the server holds what an earlier attempt sent, so send the pending
+    /// change again over its version") holds only while everything the operation sent is an ancestor of the local
+    /// item. A merged item is not, until it becomes the local item: so when no local write took the item since the
+    /// operation was prepared, the resolution's content becomes the local item (with the server's version it was
+    /// resolved against) and is remembered among the operation's sent contents. Otherwise the local item is left as
+    /// the user wrote it and the content is not remembered: a lost answer to it then comes back as a conflict, for
+    /// the handler to decide again with the three copies, instead of being sent over.
     func recordingResend(of operation: TableOperation, sending body: JSONObject) async throws -> TableOperation {
         try await transaction { transaction in
             var stored = try await queue.operation(id: operation.id) ?? operation
-            guard stored.needsMark(sending: body) else { return stored }
-            stored.markAttempted(sending: body)
-            transaction.stage([queue.saving(stored)])
+            stored.item = operation.item
+            let local = try await dataSource.read(table: operation.table, id: operation.itemId)
+            let queued = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
+            guard queued == [operation.id], let local, let sent = operation.item, local == sent else { return stored }
+            var resolved = body
+            for name in ["createdAt", "updatedAt"] where resolved[name] == nil { resolved[name] = local[name] }
+            if resolved != local { transaction.stage([.upsert(table: operation.table, items: [resolved])]) }
+            stored.item = resolved
+            if stored.needsMark(sending: body) {
+                stored.markAttempted(sending: body)
+                transaction.stage([queue.saving(stored)])
+            }
             return stored
         }
     }

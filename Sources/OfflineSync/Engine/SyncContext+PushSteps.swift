@@ -169,7 +169,7 @@ extension SyncContext {
                 step = PushOutcome.step(for: resolution, kind: kind, itemId: operation.itemId, sent: body,
                                         serverItem: serverItem, statusCode: status)
                 if case .resend(let newKind, let item?, _) = step, newKind != .delete {
-                    // The handler's content is a new attempt: remember it, so a lost answer to it is recognised too.
+                    // The handler's content is a new attempt: record it before it leaves (recordingResend says how).
                     do {
                         operation = try await recordingResend(of: operation, sending: item)
                     } catch {

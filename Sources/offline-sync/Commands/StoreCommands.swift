@@ -47,7 +47,9 @@ enum StoreCommands {
             }
             let tokens = try await context.deltaTokens()
             Terminal.out("Delta tokens: \(tokens.count)")
-            for token in tokens { Terminal.out("  \(token.table) \"\(token.queryId)\": \(token.updatedAt)") }
+            for token in tokens {
+                Terminal.out("  \(token.table) \"\(token.queryId)\": \(token.updatedAt)" + (token.afterId.map { " after id \"\($0)\"" } ?? ""))
+            }
             return 0
         }
     }

@@ -112,8 +112,8 @@ struct DemoScenario {
         try await other.push()
         say("the other device renamed one more item")
         let incremental = try await pull(todos: resolving, context: context, label: "incremental pull")
-        say("the incremental pull fetched \(incremental) of the \(ids.count) records: the 2 changed ones, plus the records "
-            + "at each page's newest timestamp, fetched again so that none is ever skipped (updatedAt ge token); local items now:")
+        say("the incremental pull fetched \(incremental) of the \(ids.count) records: only those changed after the last "
+            + "record the first pull stored, by (updatedAt, id); local items now:")
         mine = try await localItems(resolving)
         show(items: mine)
         guard mine.contains(where: { $0.text == otherBill.text }) else { throw DemoFailure("the change did not arrive") }

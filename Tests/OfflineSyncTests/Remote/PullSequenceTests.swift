@@ -56,6 +56,23 @@ struct PullSequenceTests {
         #expect(sent == steps.map { top, skip in ["$skip=\(skip)", "$top=\(top)", "__includeDeleted=true"].sorted() })
     }
 
+    /// A page after a pull's key, as Protocol.md shows it: `(updatedAt gt T) or ((updatedAt eq T) and (id gt 'last'))`
+    /// after the user filter, ordered by `updatedAt` then `id`, in either dialect's date literal.
+    @Test func aPageAfterAKeyOnTheWire() async throws {
+        let key = PullKey(updatedAt: Timestamp.milliseconds(from: "2024-05-01T11:40:00.500Z") ?? 0, id: "O'c2")
+        let query = Query(table: "TodoItem", filter: Field("text") == "MATCH" && key.filter, orderBy: PullKey.order, skip: 0,
+                          top: 50, includeDeleted: true)
+        let v2 = try await wireQueries([query]), v3 = try await wireQueries([query], version: .v3)
+        #expect(v2 == [[
+            "$filter=((text%20eq%20'MATCH')%20and%20((updatedAt%20gt%20datetimeoffset'2024-05-01T11%3A40%3A00.500Z')%20or%20"
+                + "((updatedAt%20eq%20datetimeoffset'2024-05-01T11%3A40%3A00.500Z')%20and%20(id%20gt%20'O''c2'))))",
+            "$orderby=updatedAt%20asc,id%20asc", "$skip=0", "$top=50", "__includeDeleted=true",
+        ].sorted()])
+        #expect(v3.first?.contains(
+            "$filter=((text%20eq%20'MATCH')%20and%20((updatedAt%20gt%20cast(2024-05-01T11%3A40%3A00.500Z,Edm.DateTimeOffset))%20or%20"
+                + "((updatedAt%20eq%20cast(2024-05-01T11%3A40%3A00.500Z,Edm.DateTimeOffset))%20and%20(id%20gt%20'O''c2'))))") == true)
+    }
+
     /// The v3 form of the delta filter, as the Toolkit client writes it.
     @Test func v3DeltaPagesUseCastAndLowerCaseIncludeDeleted() async throws {
         let query = Query(table: "TodoItem", filter: Field("updatedAt") > "2024-05-01T11:40:00.500Z",
