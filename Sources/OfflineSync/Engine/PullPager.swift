@@ -35,7 +35,7 @@ struct PullPager: Sendable, Hashable {
         var endsWindow = false
     }
 
-    let pageSize: Int
+    private(set) var pageSize: Int
     let incremental: Bool
     private let originalSkip: Int
     private var remaining: Int?
@@ -66,6 +66,11 @@ struct PullPager: Sendable, Hashable {
         self.originalSkip = 0
         self.skip = 0
         self.key = key ?? .start
+    }
+
+    /// Asks for pages of at most `size` records from the next request on (the server refused bigger ones).
+    mutating func limitPageSize(to size: Int) {
+        pageSize = max(1, min(pageSize, size))
     }
 
     /// Whether the pull pages by key: incremental, and not paging an instant by position.

@@ -25,6 +25,12 @@ struct PullRun: Sendable {
         self.knownPageSize = settings.pageSize
     }
 
+    /// Asks for pages of at most `size` records from now on: the server refused bigger ones.
+    mutating func limitPageSize(to size: Int) {
+        pager.limitPageSize(to: size)
+        knownPageSize = min(knownPageSize, pager.pageSize)
+    }
+
     /// Learns the server's page size from a page that held fewer records than asked (not `full`): at once when the
     /// page links to a next one (v3), or when two short pages in a row held the same count (v2 has no links: a single
     /// short page may as well be the last). A full page forgets the short one before it.

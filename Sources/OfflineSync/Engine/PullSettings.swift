@@ -12,7 +12,9 @@ public struct PullSettings: Sendable {
         case nothing
     }
 
-    /// Records asked for per request (`$top`); 1 or more (the default is 50). Servers may send fewer.
+    /// Records asked for per request (`$top`); 1 or more (the default is 50). Servers may send fewer. A size the
+    /// server refuses with a 400 that states its limit (the Node server's "You cannot request more than 1000 records")
+    /// is asked again with that limit, or half the size when none is stated, and the context asks for no more after.
     public var pageSize: Int
     /// Whether the first request asks the server for the total count of matches, so that ``SyncProgress``
     /// can report a total (costs the server a count; off by default, as in the reference clients).

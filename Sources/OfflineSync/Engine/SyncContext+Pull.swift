@@ -75,13 +75,21 @@ extension SyncContext {
             run = PullRun(query: query, queryId: nil, settings: settings,
                           pager: PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize), tokenReset: false)
         }
+        if let largestPageAllowed { run.limitPageSize(to: largestPageAllowed) }
         report(run.progress(.started))
         do {
             while let base = run.pager.nextRequest {
                 try Task.checkCancellation()
                 let window = PullWindow(base: base, pageSize: run.knownPageSize, remaining: run.pager.remainingRecords,
                                         maximumConcurrentRequests: settings.maximumConcurrentRequests)
-                try await pullWindow(window, run: &run, permits: permits)
+                do {
+                    try await pullWindow(window, run: &run, permits: permits)
+                } catch let error as RemoteError {
+                    // A page size the server refuses: ask again with the size it allows, and remember it.
+                    guard let allowed = PageSizeRefusal.allowedPageSize(after: error, asked: base.top) else { throw error }
+                    largestPageAllowed = min(largestPageAllowed ?? allowed, allowed)
+                    run.limitPageSize(to: allowed)
+                }
             }
             // Storing the last token again, durably, makes every page before it durable: a pull that returned is on
             // disk.

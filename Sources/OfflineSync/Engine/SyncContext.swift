@@ -60,6 +60,9 @@ public actor SyncContext {
     }
     /// Whether a push found the remote slow (a network): later pushes keep several requests in flight from the start.
     var remoteIsSlow = false
+    /// The largest page (`$top`) the remote accepts, learned from a pull whose page size it refused
+    /// (``PageSizeRefusal``); nil while none was refused. Later pulls ask for no more.
+    var largestPageAllowed: Int?
     /// The sync status and its streams.
     var statusPublisher = StatusPublisher()
     /// The observed queries (``SyncTable/observe(_:)``), by key.

@@ -62,12 +62,21 @@ extension HTTPRemote {
     }
 
     /// The server's row by id (deleted rows included), or nil when it cannot be read.
+    ///
+    /// The by-id route comes first. The Node server's by-id route ignores `__includeDeleted` and answers 404 for a
+    /// soft-deleted row (which its list route still returns), so when that read brings no row the list route is asked
+    /// for `id eq '…'` with deleted rows included, and the row whose id matches (case-insensitively) is taken.
     private func serverRow(table: String, id: String?, token: String?) async -> JSONObject? {
-        guard let id, let request = try? builder(token: token).lookup(id: id, table: table),
-              let response = try? await send(request, attempt: 1),
-              case .value(let row) = RemoteResponseDecoder().item(response, for: request)
+        guard let id, let builder = try? builder(token: token) else { return nil }
+        if let request = try? builder.lookup(id: id, table: table), let response = try? await send(request, attempt: 1),
+           case .value(let row) = RemoteResponseDecoder().item(response, for: request) {
+            return row
+        }
+        let query = Query(table: table, filter: Field("id") == .string(id), top: 2, includeDeleted: true)
+        guard let request = try? builder.read(query), let response = try? await send(request, attempt: 1),
+              case .value(let page) = RemoteResponseDecoder().page(response, for: request, tableURL: tableURL(table))
         else { return nil }
-        return row
+        return page.items.first { $0["id"]?.stringValue.map(ItemID.key) == ItemID.key(id) }
     }
 
     /// Sends one request and tells the request hook how it went.

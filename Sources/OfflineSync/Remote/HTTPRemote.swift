@@ -155,7 +155,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
                                  { decoder, response, request in decoder.page(response, for: request, tableURL: tableURL) })
     }
 
-    private func tableURL(_ table: String) -> String {
+    func tableURL(_ table: String) -> String {
         HTTPTableRequest.root(of: baseURL) + "/tables/" + PercentEncoding.pathSegment(table)
     }
 }

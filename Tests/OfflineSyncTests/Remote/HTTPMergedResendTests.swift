@@ -82,7 +82,7 @@ struct HTTPMergedResendTests {
             guard firstResolution.withLock({ first in defer { first = false }; return first }),
                   let context = deviceA.withLock({ $0 }), var local = try? await context.table("T").read(id: "x") else { return }
             local["tags"] = TagUnion.value(TagUnion.tags(local).union([3]))
-            try? await context.table("T").update(local)
+            _ = try? await context.table("T").update(local)
             server.dropWriteAnswers(every: 1)
         }
         let contextA = SyncContext(dataSource: InMemoryDataSource(), remote: Self.remote(server, version), conflictHandler: handler)

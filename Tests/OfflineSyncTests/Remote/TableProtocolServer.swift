@@ -28,6 +28,7 @@ final class TableProtocolServer: @unchecked Sendable {
     private var reused: [String] = []
     private var sortedRows: [String: [SortedRow]] = [:]
     private let idOrder: IDOrder
+    private let nodeAnswers: Bool
     private var drops: (every: Int, onlyOnReusedConnections: Bool)?
     private var writesEligibleForDrop = 0
     private var dropped = 0
@@ -36,10 +37,15 @@ final class TableProtocolServer: @unchecked Sendable {
 
     /// Starts a server speaking `version`; requests must carry `token` when one is given. With a `responseDelay`
     /// every answer leaves that long after the server acted, a window in which a client killed loses it.
+    ///
+    /// `nodeAnswers` makes it answer as the real Node server (azure-mobile-apps 3.0.0) does where this one would be
+    /// kinder: its by-id route ignores `__includeDeleted` (404 for a soft-deleted row), and `$top` above 1000 gets
+    /// `400 {"error":"You cannot request more than 1000 records"}`.
     init(version: APIVersion = .v2, token: String? = nil, pageSize: Int = 50, responseDelay: Duration = .zero,
-         idOrder: IDOrder = .bytes) throws {
+         idOrder: IDOrder = .bytes, nodeAnswers: Bool = false) throws {
         self.version = version
         self.idOrder = idOrder
+        self.nodeAnswers = nodeAnswers
         self.token = token
         self.pageSize = pageSize
         let delay = Double(responseDelay.components.seconds) + Double(responseDelay.components.attoseconds) / 1e18
@@ -240,7 +246,7 @@ final class TableProtocolServer: @unchecked Sendable {
         switch (request.method, id) {
         case ("POST", nil): return insert(request, table: table)
         case ("GET", nil): return read(table: table, query: query, rawQuery: request.query)
-        case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: includeDeleted)
+        case ("GET", let id?): return lookup(table: table, id: id, includeDeleted: includeDeleted && !nodeAnswers)
         case ("PATCH", let id?) where version == .v2: return update(request, table: table, id: id)
         case ("PUT", let id?) where version == .v3: return update(request, table: table, id: id)
         case ("DELETE", let id?): return delete(request, table: table, id: id)
@@ -311,7 +317,11 @@ final class TableProtocolServer: @unchecked Sendable {
         editBeforeRead(table: table)
         let byUpdatedAt = query["$orderby"]?.hasPrefix("updatedAt") == true
         var rows = sorted(table, byUpdatedAt: byUpdatedAt)[...]
-        if let filter = query["$filter"] {
+        let top = Int(query["$top"] ?? "\(Int.max)") ?? Int.max
+        if nodeAnswers, top > 1000, top != Int.max { return Self.error(400, "You cannot request more than 1000 records") }
+        if let filter = query["$filter"], let id = Self.idEquality(filter) {
+            rows = rows.filter { $0.id.lowercased() == id.lowercased() }[...]
+        } else if let filter = query["$filter"] {
             guard let bound = DeltaFilter(filter) else { return Self.error(400, "unsupported filter") }
             let precedes = idOrder.precedes
             let kept: (SortedRow) -> Bool = { bound.keeps(milliseconds: $0.milliseconds, id: $0.id, idPrecedes: precedes) }
@@ -320,7 +330,6 @@ final class TableProtocolServer: @unchecked Sendable {
         if query[includeDeletedName] != "true" { rows = rows.filter { $0.row["deleted"] != true }[...] }
         let count = rows.count
         let skip = Int(query["$skip"] ?? "0") ?? 0
-        let top = Int(query["$top"] ?? "\(Int.max)") ?? Int.max
         let page = rows.dropFirst(skip).prefix(min(top, pageSize)).map { JSONValue.object($0.row) }
         switch version {
         case .v2:
@@ -382,6 +391,12 @@ final class TableProtocolServer: @unchecked Sendable {
         versionCounter += 1
         item["updatedAt"] = .string(Timestamp.string(fromMilliseconds: clock))
         item["version"] = .string("v\(versionCounter)")
+    }
+
+    /// The id of a filter `(id eq '…')`, the read of one row through the list route.
+    private static func idEquality(_ filter: String) -> String? {
+        guard filter.hasPrefix("(id eq '"), filter.hasSuffix("')") else { return nil }
+        return String(filter.dropFirst("(id eq '".count).dropLast(2)).replacing("''", with: "'")
     }
 
     private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {
