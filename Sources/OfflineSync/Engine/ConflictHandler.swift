@@ -25,16 +25,41 @@ public struct SyncConflict: Sendable {
     public var localItem: JSONObject?
     /// The server's row, when the server sent it.
     public var serverItem: JSONObject?
+    /// The base: the server's copy of the item that the local change started from (as last pulled, or as the server
+    /// last answered this device); nil for an insert, or for an operation queued before bases were kept.
+    public var baseItem: JSONObject?
 
     /// The HTTP status of the answer: 409 or 412.
     public var statusCode: Int
 
     /// Creates a conflict value.
-    public init(operation: TableOperation, localItem: JSONObject?, serverItem: JSONObject?, statusCode: Int = 412) {
+    public init(operation: TableOperation, localItem: JSONObject?, serverItem: JSONObject?, baseItem: JSONObject? = nil,
+                statusCode: Int = 412) {
         self.operation = operation
         self.localItem = localItem
         self.serverItem = serverItem
+        self.baseItem = baseItem
         self.statusCode = statusCode
+    }
+}
+
+extension SyncConflict {
+    /// The base copy as an app's model; nil when there is no base.
+    /// - Throws: ``SyncError`` (model coding) when the copy does not fit the model.
+    public func base<Model: Decodable>(as type: Model.Type) throws -> Model? {
+        try baseItem.map { try ModelCoding(table: operation.table).model(type, from: $0) }
+    }
+
+    /// The local copy as an app's model; nil when there is none.
+    /// - Throws: ``SyncError`` (model coding) when the copy does not fit the model.
+    public func local<Model: Decodable>(as type: Model.Type) throws -> Model? {
+        try localItem.map { try ModelCoding(table: operation.table).model(type, from: $0) }
+    }
+
+    /// The server's copy as an app's model; nil when the server sent none.
+    /// - Throws: ``SyncError`` (model coding) when the copy does not fit the model.
+    public func server<Model: Decodable>(as type: Model.Type) throws -> Model? {
+        try serverItem.map { try ModelCoding(table: operation.table).model(type, from: $0) }
     }
 }
 

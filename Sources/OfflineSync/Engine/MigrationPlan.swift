@@ -65,7 +65,7 @@ struct MigrationPlan {
         ((try? migrated(item, table: table)) ?? nil) ?? item
     }
 
-    /// `operation` with its copies of the item migrated: a delete's snapshot, and each content an attempt sent with
+    /// `operation` with its copies of the item migrated: a delete's snapshot, its base, and each content an attempt sent with
     /// its migrated form after it (both kept, so that a server row holding either shows the attempt landed).
     /// - Throws: as ``migrated(_:table:)`` for a delete's snapshot.
     func migrated(_ operation: TableOperation) throws(SyncError) -> TableOperation {
@@ -77,6 +77,7 @@ struct MigrationPlan {
                 result.sentContents.append(TableOperation.content(of: snapshot))
             }
         }
+        if let base = operation.base { result.base = migratedCopy(base, table: operation.table) }
         var contents: [JSONObject] = []
         for content in result.sentContents {
             contents.append(content)

@@ -1,9 +1,10 @@
 /// Reads and writes the operation queue in the `__operations` table of a data source.
 ///
-/// A row is `{id: "<19-digit op id>", opId, kind, table, itemId, itemKey, revision, item?, attempted?, sent?}`:
+/// A row is `{id: "<19-digit op id>", opId, kind, table, itemId, itemKey, revision, item?, attempted?, sent?, base?}`:
 /// `itemKey` is the lower-cased item id (ids match case-insensitively), `item` is stored only for a delete (its
 /// snapshot; an insert or update sends the current local item), `attempted` (`true`, absent otherwise) and `sent`
-/// (an array of objects, absent when empty) are ``TableOperation/attempted`` and ``TableOperation/sentContents``.
+/// (an array of objects, absent when empty) are ``TableOperation/attempted`` and ``TableOperation/sentContents``,
+/// and `base` (an object, absent when nil) is ``TableOperation/base``.
 /// The queue only builds ``StoreChange``s: callers apply them
 /// together with the item change, in one atomic `apply`.
 struct PendingOperationQueue: Sendable {
@@ -94,7 +95,7 @@ struct PendingOperationQueue: Sendable {
             "revision": .int(operation.revision),
         ]
         if operation.kind == .delete, let item = operation.item { row["item"] = .object(item) }
-        addAttempts(of: operation, to: &row)
+        addPushState(of: operation, to: &row)
         return row
     }
 
@@ -109,23 +110,31 @@ struct PendingOperationQueue: Sendable {
         }
         var operation = TableOperation(id: id, kind: kind, table: table, itemId: itemId, item: row["item"]?.objectValue,
                                        revision: row["revision"]?.intValue ?? 0)
-        try readAttempts(of: &operation, from: row, table: EngineTables.operations)
+        try readPushState(of: &operation, from: row, table: EngineTables.operations)
         return operation
     }
 
-    /// Adds `attempted` and `sent` to a stored row of `operation` (of the queue or of an error).
-    static func addAttempts(of operation: TableOperation, to row: inout JSONObject) {
+    /// Adds `attempted`, `sent` and `base` to a stored row of `operation` (of the queue or of an error).
+    static func addPushState(of operation: TableOperation, to row: inout JSONObject) {
         if operation.attempted { row["attempted"] = true }
         if !operation.sentContents.isEmpty { row["sent"] = .array(operation.sentContents.map(JSONValue.object)) }
+        if let base = operation.base { row["base"] = .object(base) }
     }
 
-    /// Reads `attempted` and `sent` of a row of `table` into `operation`.
-    static func readAttempts(of operation: inout TableOperation, from row: JSONObject, table: String) throws {
+    /// Reads `attempted`, `sent` and `base` of a row of `table` into `operation`.
+    static func readPushState(of operation: inout TableOperation, from row: JSONObject, table: String) throws {
         let sent = row["sent"].map { $0.arrayValue ?? [.null] } ?? []
         operation.sentContents = sent.compactMap(\.objectValue)
         guard operation.sentContents.count == sent.count else {
             throw SyncError.corruptRecord(table: table, id: row["id"]?.stringValue ?? "?", reason: "sent is not an array of objects")
         }
         operation.attempted = row["attempted"]?.boolValue == true
+        switch row["base"] {
+        case nil, .null?: operation.base = nil
+        case .object(let base)?: operation.base = base
+        case let other?:
+            throw SyncError.corruptRecord(table: table, id: row["id"]?.stringValue ?? "?",
+                                          reason: "base is \(other.jsonString()), not an object")
+        }
     }
 }

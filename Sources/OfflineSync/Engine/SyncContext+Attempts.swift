@@ -35,8 +35,10 @@ extension SyncContext {
     /// operation was prepared, the resolution's content becomes the local item (with the server's version it was
     /// resolved against) and is remembered among the operation's sent contents. Otherwise the local item is left as
     /// the user wrote it and the content is not remembered: a lost answer to it then comes back as a conflict, for
-    /// the handler to decide again with the three copies, instead of being sent over.
-    func recordingResend(of operation: TableOperation, sending body: JSONObject) async throws -> TableOperation {
+    /// the handler to decide again with the three copies, instead of being sent over. In the first case the server's
+    /// copy the resolution was made against (`serverItem`) becomes the operation's base.
+    func recordingResend(of operation: TableOperation, sending body: JSONObject,
+                         resolving serverItem: JSONObject?) async throws -> TableOperation {
         try await transaction { transaction in
             var stored = try await queue.operation(id: operation.id) ?? operation
             stored.item = operation.item
@@ -47,10 +49,10 @@ extension SyncContext {
             for name in ["createdAt", "updatedAt"] where resolved[name] == nil { resolved[name] = local[name] }
             if resolved != local { transaction.stage([.upsert(table: operation.table, items: [resolved])]) }
             stored.item = resolved
-            if stored.needsMark(sending: body) {
-                stored.markAttempted(sending: body)
-                transaction.stage([queue.saving(stored)])
-            }
+            let before = stored
+            if let serverItem, !SystemProperties.isDeleted(serverItem) { stored.base = serverItem }
+            if stored.needsMark(sending: body) { stored.markAttempted(sending: body) }
+            if stored != before { transaction.stage([queue.saving(stored)]) }
             return stored
         }
     }

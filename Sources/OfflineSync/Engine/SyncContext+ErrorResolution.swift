@@ -43,6 +43,10 @@ extension SyncContext {
             try Self.checkID(of: item, for: operation)
             try Self.validateContent(item, table: operation.table)
             operation.revision += 1
+            // The change now starts from the server's copy the error carried.
+            if let serverItem = error.serverItem, !SystemProperties.isDeleted(serverItem), operation.kind != .insert {
+                operation.base = serverItem
+            }
             if operation.kind == .delete {
                 operation.item = item
                 changes.append(.delete(table: operation.table, ids: [operation.itemId]))

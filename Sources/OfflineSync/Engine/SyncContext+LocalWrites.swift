@@ -104,8 +104,11 @@ extension SyncContext {
         default:
             let opId: Int64
             if let next = staged.nextOperationId { opId = next } else { opId = try await allocateOperationId() }
+            // The base: with no operation pending, the local item is the server's copy as last pulled or answered;
+            // behind an operation in flight, that operation's base until its answer gives the new one.
+            let base = action == .insert ? nil : latest.map(\.base) ?? local
             let operation = TableOperation(id: opId, kind: action, table: table, itemId: id,
-                                           item: action == .delete ? item : nil)
+                                           item: action == .delete ? item : nil, base: base)
             queueChanges = [queue.saving(operation), queue.advancingCounter(to: opId)]
             staged.nextOperationId = opId + 1
             newLatest = operation

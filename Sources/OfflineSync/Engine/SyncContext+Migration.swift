@@ -10,8 +10,8 @@ extension SyncContext {
     ///
     /// Call it when the app starts, before other calls, with every migration the app knows. Each migration runs on
     /// every item of its tables, those with pending operations included (a pending insert or update is then pushed
-    /// with the new content). The engine's own copies follow: a queued delete's snapshot, and what an attempt of an
-    /// operation sent (its migrated form is kept beside the original, so that a server row holding either still
+    /// with the new content). The engine's own copies follow: a queued delete's snapshot, an operation's base, and
+    /// what an attempt of an operation sent (its migrated form is kept beside the original, so that a server row holding either still
     /// shows that the attempt landed when its answer was lost). An item the migration removes loses its pending
     /// insert or update too; a queued delete stays. The call waits for a push or pull in progress to end.
     /// - Throws: ``SyncError/invalidMigrations(reason:)`` for a bad list;

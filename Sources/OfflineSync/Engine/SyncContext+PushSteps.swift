@@ -159,7 +159,8 @@ extension SyncContext {
                 lastConflict = (status, serverItem)
                 let resolution: ConflictResolution
                 do {
-                    let conflict = SyncConflict(operation: operation, localItem: body, serverItem: serverItem, statusCode: status)
+                    let conflict = SyncConflict(operation: operation, localItem: body, serverItem: serverItem,
+                                                baseItem: operation.base, statusCode: status)
                     resolution = try await conflictHandler?.resolve(conflict) ?? .fail
                 } catch is CancellationError {
                     return .abort(.cancelled, nil)
@@ -171,7 +172,7 @@ extension SyncContext {
                 if case .resend(let newKind, let item?, _) = step, newKind != .delete {
                     // The handler's content is a new attempt: record it before it leaves (recordingResend says how).
                     do {
-                        operation = try await recordingResend(of: operation, sending: item)
+                        operation = try await recordingResend(of: operation, sending: item, resolving: serverItem)
                     } catch {
                         return .failed(statusCode: nil, message: "The resend could not be recorded: \(error)", serverItem: serverItem)
                     }
@@ -285,9 +286,11 @@ extension SyncContext {
                 local["version"] = version
                 changes.append(.upsert(table: operation.table, items: [local]))
             }
+            // The server's answer is the copy the later changes now start from: their base.
             for var later in try await queue.operations(table: operation.table, itemId: operation.itemId)
-            where later.id != operation.id && later.kind == .delete && later.item != nil {
-                later.item?["version"] = version
+            where later.id != operation.id && later.kind != .insert {
+                if later.kind == .delete, later.item != nil { later.item?["version"] = version }
+                later.base = serverItem
                 changes.append(queue.saving(later))
             }
         }

@@ -39,10 +39,15 @@ public struct TableOperation: Sendable, Hashable {
 
     /// How many contents ``sentContents`` keeps; older ones are forgotten first.
     public static let maximumSentContents = 8
+    /// The base of an update or delete: the server's copy of the item that the local change started from (the item
+    /// as last pulled, or as the server last answered this device), handed to a conflict handler as
+    /// ``SyncConflict/baseItem``. Kept across collapses (an update after an update keeps the first base); nil for an
+    /// insert, and for an operation queued by a version that kept no bases.
+    public var base: JSONObject?
 
     /// Creates an operation value.
     public init(id: Int64, kind: Kind, table: String, itemId: String, item: JSONObject?, revision: Int64 = 0,
-                attempted: Bool = false, sentContents: [JSONObject] = []) {
+                attempted: Bool = false, sentContents: [JSONObject] = [], base: JSONObject? = nil) {
         self.id = id
         self.kind = kind
         self.table = table
@@ -51,5 +56,6 @@ public struct TableOperation: Sendable, Hashable {
         self.revision = revision
         self.attempted = attempted
         self.sentContents = sentContents
+        self.base = base
     }
 }
