@@ -3,13 +3,14 @@ import OfflineSync
 /// A table's rows in a read's order, with what lets an incremental pull's page start near its first match
 /// instead of testing every earlier row.
 ///
-/// An incremental pull asks for `updatedAt ge T` ordered by `updatedAt`. When the rows are sorted by `updatedAt`
-/// first, the rows whose `updatedAt` is a timestamp are in instant order (the server writes every timestamp in
-/// one fixed-width form, whose byte order is its time order), so a binary search finds the first row at or after
-/// `T`. No row before it can match a filter that requires `updatedAt ge T` (or `gt T`), so the read tests the
-/// filter, with ``Filter/matches(_:)``, from there on and returns the same page and total count as a full scan.
-/// When every row's `updatedAt` is such a timestamp or null and the filter is `updatedAt ge T` alone, every row from
-/// there on matches, and the read tests none (``everyCandidateMatches(_:)``).
+/// An incremental pull asks for the rows after a key `(T, id)` (or `updatedAt ge T`) ordered by `updatedAt` then
+/// `id`. When the rows are sorted by `updatedAt` first, the rows whose `updatedAt` is a timestamp are in instant
+/// order (the server writes every timestamp in one fixed-width form, whose byte order is its time order), and by id
+/// within an instant, so a binary search finds the first row after the key (or at or after `T`). No row before it can
+/// match the filter, so the read tests the filter, with ``Filter/matches(_:)``, from there on and returns the same
+/// page and total count as a full scan. When every row's `updatedAt` is such a timestamp or null and the filter is
+/// the key (or `updatedAt ge T`) alone, every row from there on matches, and the read tests none
+/// (``everyCandidateMatches(_:)``).
 struct SortedRows: Sendable {
     let rows: [JSONObject]
     /// The instant of every row whose `updatedAt` is a timestamp, with the row's position, in row order;
@@ -101,10 +102,12 @@ struct SortedRows: Sendable {
         self.instants = ordered ? instants : nil
     }
 
-    /// The position of the first row that can match `query`'s filter: 0 unless the filter requires `updatedAt` to
-    /// be at or after an instant and the rows are ordered by `updatedAt`.
+    /// The position of the first row that can match `query`'s filter: 0 unless the filter requires the rows to come
+    /// after a pull's key, or `updatedAt` to be at or after an instant, and the rows are ordered by `updatedAt`.
     func firstCandidate(for query: Query) -> Int {
-        guard let instants, let filter = query.filter, let bound = Self.lowerBound(in: filter) else { return 0 }
+        guard let instants, let filter = query.filter else { return 0 }
+        if let key = Self.pullKey(in: filter) { return firstRow(after: key, instants) }
+        guard let bound = Self.lowerBound(in: filter) else { return 0 }
         var low = 0, high = instants.count
         while low < high {
             let middle = (low + high) / 2
@@ -114,13 +117,44 @@ struct SortedRows: Sendable {
     }
 
     /// Whether every row from ``firstCandidate(for:)`` on matches `query`'s filter, so that a read need not test
-    /// them: the filter is `updatedAt ge T` alone and every row from the first with an instant on has one, in
-    /// instant order (so each of them is at or after `T`).
+    /// them: the filter is a pull's key or `updatedAt ge T` alone, and every row from the first with an instant on has
+    /// one, in instant order (so each of them is after the key, or at or after `T`).
     func everyCandidateMatches(_ query: Query) -> Bool {
-        guard stampedFromFirstInstant, instants != nil,
-              case .comparison(let field, .greaterThanOrEqual, .string(let text))? = query.filter,
-              field.name == "updatedAt" else { return false }
+        guard stampedFromFirstInstant, instants != nil, let filter = query.filter else { return false }
+        if case .or = filter { return Self.pullKey(in: filter) != nil }
+        guard case .comparison(let field, .greaterThanOrEqual, .string(let text)) = filter, field.name == "updatedAt" else {
+            return false
+        }
         return Timestamp.milliseconds(from: text) != nil
+    }
+
+    /// The key of an incremental pull's filter, `updatedAt gt T or (updatedAt eq T and id gt 'x')`, alone or in a
+    /// conjunction: every row matching it comes after `(T, x)` in the rows' order (instant, then the id's UTF-8 bytes,
+    /// which is the query rules' order of strings).
+    static func pullKey(in filter: Filter) -> (instant: Int64, id: String)? {
+        switch filter {
+        case .or(.comparison(let after, .greaterThan, .string(let text)),
+                 .and(.comparison(let at, .equal, .string(let same)), .comparison(let idField, .greaterThan, .string(let id))))
+            where after.name == "updatedAt" && at.name == "updatedAt" && idField.name == "id" && text == same:
+            return Timestamp.milliseconds(from: text).map { ($0, id) }
+        case .and(let lhs, let rhs):
+            return pullKey(in: rhs) ?? pullKey(in: lhs)
+        default:
+            return nil
+        }
+    }
+
+    /// The position of the first row after `key` in the rows' order, by binary search over the stamped rows.
+    private func firstRow(after key: (instant: Int64, id: String), _ instants: [(instant: Int64, position: Int)]) -> Int {
+        var low = 0, high = instants.count
+        while low < high {
+            let middle = (low + high) / 2
+            let entry = instants[middle]
+            let after = entry.instant != key.instant ? entry.instant > key.instant
+                : key.id.utf8.lexicographicallyPrecedes((rows[entry.position]["id"]?.stringValue ?? "").utf8)
+            if after { high = middle } else { low = middle + 1 }
+        }
+        return low < instants.count ? instants[low].position : rows.count
     }
 
     /// The instant `T` when every item matching `filter` has an `updatedAt` timestamp at or after `T`: the filter

@@ -16,6 +16,8 @@ struct BenchOptions: Sendable, Equatable {
         case reads
         /// W3 to fill a store, then W5 and the query shapes beside it alone: for profiling and comparing queries.
         case queries
+        /// W3 to fill a store, then O1 and U1 alone: for comparing local writes through the engine.
+        case writes
     }
 
     /// Print JSON lines (the format compare.sh reads) instead of text.
@@ -36,7 +38,7 @@ struct BenchOptions: Sendable, Equatable {
     var memoryProbeDirectory: String?
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries|writes]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -44,11 +46,12 @@ struct BenchOptions: Sendable, Equatable {
                           queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), S1-S4 (sync);
+          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), U1 (local updates), S1-S4 (sync);
                           sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2;
                           open: W3 to fill the store, then W4 and W7 alone;
                           reads: W3 to fill the store, then W6 and W7 alone;
-                          queries: W3 to fill the store, then W5 and the query shapes beside it alone
+                          queries: W3 to fill the store, then W5 and the query shapes beside it alone;
+                          writes: W3 to fill the store, then O1 and U1 alone
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -79,7 +82,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads or queries")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries or writes")
                 }
                 options.suite = suite
             case "--write-thread":

@@ -56,14 +56,19 @@ struct BenchRunner {
         case .open: try await runOpenSuite()
         case .reads: try await runReadsSuite()
         case .queries: try await runQueriesSuite()
+        case .writes:
+            let (directory, _) = try await runBulkImport()
+            try await runObservedWrites(directory)
+            try await runLocalUpdates(directory)
         }
         report.finish()
     }
 
-    /// D0 and W1 to W7, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes) and the sync workloads S1 to S4.
+    /// D0 and W1 to W7, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes),
+    /// U1 (local updates) and the sync workloads S1 to S4.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 14
+        let total = 15
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -92,6 +97,8 @@ struct BenchRunner {
         try await runMemory(directory)
         step("O1 observed writes")
         try await runObservedWrites(directory)
+        step("U1 local updates")
+        try await runLocalUpdates(directory)
         step("S1 sync pull")
         try await runSyncPull()
         step("S2 sync push")

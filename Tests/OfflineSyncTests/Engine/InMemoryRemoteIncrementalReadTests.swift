@@ -88,6 +88,33 @@ struct InMemoryRemoteIncrementalReadTests {
         }
     }
 
+    /// Pages after a pull's key (`updatedAt gt T or (updatedAt eq T and id gt 'x')`), alone or after a user filter,
+    /// over rows in the server's form (ids in byte order, upper case first, non-ASCII last) and over rows the simulator
+    /// sorts by the general rules: always those of a full scan.
+    @Test(arguments: [true, false])
+    func pagesAfterAKeyEqualAFullScan(serverForm: Bool) async throws {
+        let remote = serverForm ? InMemoryRemote(pageSize: 7) : await Self.seeded()
+        if serverForm {
+            await remote.seed((0..<60).map { n in
+                ["id": .string(["a\(n)", "B\(n)", "é\(n)", "Z\(n)"][n % 4]),
+                 "updatedAt": .string("2026-03-01T10:\(n % 3 == 0 ? "00" : "07"):00.000Z")]
+            }, table: "T")
+        }
+        for (instant, id) in [("2026-03-01T10:00:00.000Z", "B12"), ("2026-03-01T10:07:00.000Z", "Z7"),
+                              ("2026-03-01T10:07:00.000Z", ""), ("2026-03-01T10:07:00.000Z", "ry52"), ("2026-03-01T09:00:00.000Z", "x")] {
+            let key = Field("updatedAt") > .string(instant)
+                || (Field("updatedAt") == .string(instant) && Field("id") > .string(id))
+            for filter in [key, (Field("n") != 12) && key] {
+                let query = Query(table: "T", filter: filter, orderBy: [.ascending("updatedAt"), .ascending("id")], top: 7,
+                                  includeTotalCount: true)
+                let page = try await remote.read(query)
+                #expect(page.items.compactMap { $0["id"]?.stringValue } == (await Self.expected(remote, query)), "\(filter)")
+                let rows = await remote.items(table: "T")
+                #expect(page.totalCount == Query(table: "T", filter: filter).evaluate(over: rows).items.count)
+            }
+        }
+    }
+
     @Test func rowsChangedBetweenPagesAreSeen() async throws {
         let remote = await Self.seeded()
         let query = Query(table: "T", filter: Field("updatedAt") >= "2026-03-01T10:19:00.000Z", orderBy: [.ascending("updatedAt")], top: 50)
