@@ -10,9 +10,12 @@ extension BenchRunner {
         let store = try await factory.open(directory: directory, durability: .always)
         let context = SyncContext(dataSource: store.source, remote: NoRemote())
         let table = context.table(BenchmarkRecords.table)
-        let queuedBefore = try await context.pendingOperationCount()
+        let pending = Set(try await context.pendingOperations().map { $0.itemId.lowercased() })
         let targets = try await table.read(Query(table: BenchmarkRecords.table, orderBy: [.ascending("id")],
-                                                 top: sizes.observedWrites)).items
+                                                 top: sizes.observedWrites + pending.count)).items
+            .filter { !pending.contains($0["id"]?.stringValue?.lowercased() ?? "") }
+            .prefix(sizes.observedWrites)
+        let queuedBefore = try await context.pendingOperationCount()
         var latencies: [Double] = []
         latencies.reserveCapacity(targets.count)
         for var item in targets {
