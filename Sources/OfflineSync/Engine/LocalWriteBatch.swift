@@ -17,8 +17,8 @@ public struct LocalWriteBatch: Sendable {
         var action: TableOperation.Kind
         var table: String
         var item: JSONObject
-        /// Whether the item came from a model, whose type may not hold the system properties.
-        var fromModel: Bool
+        /// For an item a model encoded, how to complete it from the stored item (``ModelFields``); nil otherwise.
+        var model: ModelFields?
     }
 
     /// The writes in call order.
@@ -31,18 +31,18 @@ public struct LocalWriteBatch: Sendable {
     @discardableResult
     public mutating func insert(_ item: JSONObject, into table: String) throws -> JSONObject {
         let item = try SyncContext.insertable(item, table: table)
-        writes.append(Write(action: .insert, table: table, item: item, fromModel: false))
+        writes.append(Write(action: .insert, table: table, item: item, model: nil))
         return item
     }
 
     /// Replaces `item` in `table` (creating it when absent) and queues or collapses an update.
     public mutating func update(_ item: JSONObject, in table: String) throws {
-        try append(.update, item, table: table, fromModel: false)
+        try append(.update, item, table: table, model: nil)
     }
 
     /// Deletes the item from `table` and queues or collapses a delete carrying `item` as its snapshot.
     public mutating func delete(_ item: JSONObject, from table: String) throws {
-        try append(.delete, item, table: table, fromModel: false)
+        try append(.delete, item, table: table, model: nil)
     }
 
     /// Inserts a model into `table`; returns it as it will be stored (with a generated id if it had none).
@@ -55,19 +55,21 @@ public struct LocalWriteBatch: Sendable {
 
     /// Replaces a model in `table`; system properties its type lacks are taken from the local item.
     public mutating func update<Model: Codable & Sendable>(_ model: Model, in table: String) throws {
-        try append(.update, try ModelCoding(table: table).item(from: model), table: table, fromModel: true)
+        let coding = ModelCoding(table: table)
+        try append(.update, try coding.item(from: model), table: table, model: ModelFields(Model.self, coding: coding))
     }
 
     /// Deletes a model from `table`; its `version` (from the local item when its type lacks one) becomes If-Match.
     public mutating func delete<Model: Codable & Sendable>(_ model: Model, from table: String) throws {
-        try append(.delete, try ModelCoding(table: table).item(from: model), table: table, fromModel: true)
+        let coding = ModelCoding(table: table)
+        try append(.delete, try coding.item(from: model), table: table, model: ModelFields(Model.self, coding: coding))
     }
 
-    private mutating func append(_ action: TableOperation.Kind, _ item: JSONObject, table: String, fromModel: Bool) throws {
+    private mutating func append(_ action: TableOperation.Kind, _ item: JSONObject, table: String, model: ModelFields?) throws {
         try SyncContext.validateTable(table)
         _ = try SyncContext.itemID(of: item, table: table)
         if action == .update { try SyncContext.validateContent(item, table: table) }
-        writes.append(Write(action: action, table: table, item: item, fromModel: fromModel))
+        writes.append(Write(action: action, table: table, item: item, model: model))
     }
 }
 
@@ -88,7 +90,7 @@ extension SyncContext {
             var staged = StagedLocalWrites()
             for write in writes {
                 _ = try await stage(write.action, table: write.table, item: write.item,
-                                    fillingSystemProperties: write.fromModel, into: &staged)
+                                    model: write.model, into: &staged)
             }
             transaction.stage(staged.changes)
         }

@@ -32,6 +32,15 @@ struct ModelCoding: Sendable {
     }
 
     func model<Model: Decodable>(_ type: Model.Type, from item: JSONObject) throws -> Model {
+        do {
+            return try decoded(Model.self, from: item)
+        } catch {
+            throw SyncError.modelCoding(type: "\(Model.self)", table: table, reason: "\(error)")
+        }
+    }
+
+    /// The model decoded from `item`; throws the decoder's own error (a `DecodingError` when the item does not fit).
+    func decoded<Model: Decodable>(_ type: Model.Type, from item: JSONObject) throws -> Model {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -41,10 +50,6 @@ struct ModelCoding: Sendable {
             }
             return date
         }
-        do {
-            return try decoder.decode(Model.self, from: Data(JSONValue.object(item).jsonBytes()))
-        } catch {
-            throw SyncError.modelCoding(type: "\(Model.self)", table: table, reason: "\(error)")
-        }
+        return try decoder.decode(Model.self, from: Data(JSONValue.object(item).jsonBytes()))
     }
 }

@@ -12,25 +12,25 @@ extension SyncContext {
     }
 
     /// Replaces `item` locally (creating it when absent) and queues or collapses an update.
-    /// - Parameter fillingSystemProperties: take the system properties `item` lacks from the local item as the write
-    ///   step reads it (a typed model that does not hold them), never from an earlier read that a pull may have made
-    ///   stale.
-    func update(_ item: JSONObject, table: String, fillingSystemProperties: Bool = false) async throws -> JSONObject {
+    /// - Parameter model: for an item a typed model encoded, how to complete it from the local item as the write step
+    ///   reads it (``ModelFields``: system properties, fields the model does not know, fields it cleared), never from
+    ///   an earlier read that a pull may have made stale; nil replaces the item as given.
+    func update(_ item: JSONObject, table: String, model: ModelFields? = nil) async throws -> JSONObject {
         try Self.validateTable(table)
         _ = try Self.itemID(of: item, table: table)
         try Self.validateContent(item, table: table)
         return try await writeOne {
-            try await stage(.update, table: table, item: item, fillingSystemProperties: fillingSystemProperties, into: &$0)
+            try await stage(.update, table: table, item: item, model: model, into: &$0)
         }
     }
 
     /// Deletes the item locally and queues or collapses a delete carrying `item` as its snapshot.
-    /// - Parameter fillingSystemProperties: as for ``update(_:table:fillingSystemProperties:)``.
-    func delete(_ item: JSONObject, table: String, fillingSystemProperties: Bool = false) async throws {
+    /// - Parameter model: as for ``update(_:table:model:)``.
+    func delete(_ item: JSONObject, table: String, model: ModelFields? = nil) async throws {
         try Self.validateTable(table)
         _ = try Self.itemID(of: item, table: table)
         _ = try await writeOne {
-            try await stage(.delete, table: table, item: item, fillingSystemProperties: fillingSystemProperties, into: &$0)
+            try await stage(.delete, table: table, item: item, model: model, into: &$0)
         }
     }
 
@@ -60,18 +60,15 @@ extension SyncContext {
     /// Stages one local write of an item whose table, id and content are valid: the item change and the queue
     /// change (``OperationCollapse``), as the writes staged before it left the store. Call inside a transaction.
     /// Returns the item as stored (for a delete, the snapshot).
-    /// - Parameter fillingSystemProperties: take the system properties `item` lacks from the local item (a model
-    ///   whose type does not hold them).
-    func stage(_ action: TableOperation.Kind, table: String, item: JSONObject, fillingSystemProperties: Bool = false,
+    /// - Parameter model: for an item a typed model encoded, how to complete it from the local item (``ModelFields``).
+    func stage(_ action: TableOperation.Kind, table: String, item: JSONObject, model: ModelFields? = nil,
                into staged: inout StagedLocalWrites) async throws -> JSONObject {
         let id = try Self.itemID(of: item, table: table)
         let key = ItemKey(table: table, itemId: id)
         let local = try await stagedItem(key, table: table, id: id, in: staged)
         let latest = try await stagedLatestOperation(key, table: table, id: id, in: staged)
         var item = item
-        if fillingSystemProperties, let local {
-            for name in SystemProperties.names where item[name] == nil { item[name] = local[name] }
-        }
+        if let model, let local { item = model.completing(item, from: local) }
         if action == .insert {
             if let latest { throw SyncError.operationNotAllowed(table: table, id: id, pending: latest.kind, requested: .insert) }
             if local != nil { throw SyncError.duplicateInsert(table: table, id: id) }

@@ -31,7 +31,9 @@ public struct SyncTable: Sendable {
     }
 
     /// Replaces the item locally (creating it when absent) and queues an update, or collapses into the
-    /// pending insert or update of the item.
+    /// pending insert or update of the item. The caller gives the whole item: a field the stored item holds and `item`
+    /// lacks is gone, locally and, once pushed, on a server that replaces items (v3 `PUT`). (A typed table's update
+    /// keeps the fields its model does not declare: ``TypedSyncTable/update(_:)``.)
     /// - Throws: ``SyncError`` for a missing or invalid id, or a pending delete.
     @discardableResult public func update(_ item: JSONObject) async throws -> JSONObject {
         try await context.update(item, table: name)

@@ -1,9 +1,11 @@
 /// A sync table over your own `Codable` model, so you work with structs instead of dictionaries.
 ///
 /// The model's encoded form must be a JSON object with a string `id` (an optional `id` left `nil` gets a
-/// generated UUID on insert). Dates travel as ISO 8601 strings with milliseconds. System properties the model
-/// does not declare (`version`, `updatedAt`, …) are kept in the local item across updates, so conflict
-/// detection keeps working; declare `var version: String?` to see them.
+/// generated UUID on insert). Dates travel as ISO 8601 strings with milliseconds. An update or delete completes what
+/// the model encodes from the stored item: system properties the model does not declare (`version`, `updatedAt`, …)
+/// are kept, so conflict detection keeps working (declare `var version: String?` to see them); top-level fields the
+/// model does not declare (written by a newer app version, or another client) are kept, locally and on the server;
+/// and a field the model declares but leaves `nil` is cleared, locally and on the server (it is sent as `null`).
 ///
 /// ```swift
 /// struct TodoItem: Codable, Sendable {
@@ -38,15 +40,18 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
         try coding.model(Model.self, from: try await table.insert(try coding.item(from: model)))
     }
 
-    /// Replaces the model locally and queues (or collapses into) an update; returns it as stored.
+    /// Writes the model's fields over the stored item and queues (or collapses into) an update; returns it as stored.
+    /// Fields of the stored item that the model does not declare stay as they are; a declared field left `nil` is
+    /// cleared.
     @discardableResult public func update(_ model: Model) async throws -> Model {
         let item = try coding.item(from: model)
-        return try coding.model(Model.self, from: try await table.context.update(item, table: name, fillingSystemProperties: true))
+        let stored = try await table.context.update(item, table: name, model: ModelFields(Model.self, coding: coding))
+        return try coding.model(Model.self, from: stored)
     }
 
     /// Deletes the model locally and queues a delete (with the local `version` as `If-Match`).
     public func delete(_ model: Model) async throws {
-        try await table.context.delete(try coding.item(from: model), table: name, fillingSystemProperties: true)
+        try await table.context.delete(try coding.item(from: model), table: name, model: ModelFields(Model.self, coding: coding))
     }
 
     /// The local model with `id`, or nil.
