@@ -10,6 +10,8 @@
 //       A device that writes, pushes and pulls until it is killed; see SyncChild.swift.
 //   journal-crash-child push-insert <directory> <baseURL> <v2|v3>
 //       Inserts one item and pushes it; see SyncChild.swift.
+//   journal-crash-child bases <directory> <baseURL> <v2|v3> <seed>
+//       A device that edits pulled items and pushes until it is killed; see BaseChild.swift.
 //   journal-crash-child batch <directory>
 //       Writes batches across three tables with SyncContext.write until it is killed; see SyncChild.swift.
 import Foundation
@@ -75,6 +77,17 @@ case "sync":
     do {
         try await SyncChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed,
                                 faults: arguments.count >= 7 && arguments[6] == "faults")
+    } catch {
+        output("error \(error)")
+        exit(1)
+    }
+case "bases":
+    guard arguments.count >= 6, let baseURL = URL(string: arguments[3]), let seed = UInt64(arguments[5]) else {
+        output("usage: journal-crash-child bases <directory> <baseURL> <v2|v3> <seed>")
+        exit(2)
+    }
+    do {
+        try await BaseChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed)
     } catch {
         output("error \(error)")
         exit(1)

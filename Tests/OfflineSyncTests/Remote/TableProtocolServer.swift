@@ -108,6 +108,17 @@ final class TableProtocolServer: @unchecked Sendable {
     /// The stored rows of `table`, deleted ones included, by lower-cased id.
     func rows(_ table: String) -> [String: JSONObject] { lock.withLock { tables[table] ?? [:] } }
 
+    /// Every copy of the row `id` of `table` the server ever stored, oldest first.
+    func history(_ table: String, id: String) -> [JSONObject] { lock.withLock { stored[table + "/" + id.lowercased()] ?? [] } }
+
+    private var stored: [String: [JSONObject]] = [:]
+
+    /// Stores `row` as the row `id` of `table`, and in its history (the lock held).
+    private func put(_ row: JSONObject, table: String, id: String) {
+        tables[table, default: [:]][id.lowercased()] = row
+        stored[table + "/" + id.lowercased(), default: []].append(row)
+    }
+
     /// Stores `rows` in `table` as inserts would (system properties stamped), without a request.
     func seed(_ rows: [JSONObject], table: String) {
         lock.withLock {
@@ -117,7 +128,7 @@ final class TableProtocolServer: @unchecked Sendable {
                 if version == .v2 { row["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock)) }
                 stamp(&row)
                 row["deleted"] = false
-                tables[table, default: [:]][id.lowercased()] = row
+                put(row, table: table, id: id)
             }
         }
     }
@@ -131,7 +142,7 @@ final class TableProtocolServer: @unchecked Sendable {
                 for (name, value) in fields { row[name] = value }
                 clock = instant - 1
                 stamp(&row)
-                tables[table]?[id.lowercased()] = row
+                put(row, table: table, id: id)
             }
         }
     }
@@ -152,7 +163,7 @@ final class TableProtocolServer: @unchecked Sendable {
             guard var row = tables[table]?[id.lowercased()] else { continue }
             row["edited"] = .int(Int64(number))
             stamp(&row)
-            tables[table]?[id.lowercased()] = row
+            put(row, table: table, id: id)
         }
     }
 
@@ -265,7 +276,7 @@ final class TableProtocolServer: @unchecked Sendable {
         if version == .v2 { item["createdAt"] = .string(Timestamp.string(fromMilliseconds: clock)) }
         stamp(&item)
         item["deleted"] = false
-        tables[table, default: [:]][id.lowercased()] = item
+        put(item, table: table, id: id)
         return Self.row(201, item)
     }
 
@@ -298,7 +309,7 @@ final class TableProtocolServer: @unchecked Sendable {
         if version == .v3 { row = row.filter { system.contains($0.key) } }   // PUT replaces the whole item
         for (key, value) in changes where !system.contains(key) { row[key] = value }
         stamp(&row)
-        tables[table]?[id.lowercased()] = row
+        put(row, table: table, id: id)
         return Self.row(200, row)
     }
 
@@ -309,7 +320,7 @@ final class TableProtocolServer: @unchecked Sendable {
         if let failed = preconditionFailure(request, row) { return failed }
         row["deleted"] = true
         stamp(&row)
-        tables[table]?[id.lowercased()] = row
+        put(row, table: table, id: id)
         return ServerResponse(status: 204)
     }
 
