@@ -210,23 +210,18 @@ extension SyncContext {
     func finish(_ prepared: PreparedOperation, _ outcome: SentOperation, schedule: inout PushSchedule,
                 prepareNext: Bool) async throws -> (finished: FinishedOperation, next: (id: Int64, prepared: PreparedOperation)?) {
         var next: (id: Int64, prepared: PreparedOperation)?
-        do {
-            let finished = try await transaction { transaction in
-                let finished = try await finishing(prepared, outcome, in: &transaction)
-                schedule.finished(prepared.operation.id, finished.ending)
-                if prepareNext, !finished.aborts, !Task.isCancelled, let candidate = schedule.nextCandidate() {
-                    // What this transaction changes is no longer as marked.
-                    markedAhead.forget(touchedBy: transaction.changes)
-                    if let ready = preparedFromMark(candidate, schedule: &schedule) { next = (candidate, ready) }
-                }
-                return finished
+        // When the store refuses the changes, the operation prepared with them is not left in flight (``transaction(_:)``).
+        let finished = try await transaction { transaction in
+            let finished = try await finishing(prepared, outcome, in: &transaction)
+            schedule.finished(prepared.operation.id, finished.ending)
+            if prepareNext, !finished.aborts, !Task.isCancelled, let candidate = schedule.nextCandidate() {
+                // What this transaction changes is no longer as marked.
+                markedAhead.forget(touchedBy: transaction.changes)
+                if let ready = preparedFromMark(candidate, schedule: &schedule) { next = (candidate, ready) }
             }
-            return (finished, next)
-        } catch {
-            // The store refused the changes: the operation prepared with them is not in flight.
-            if let next { _ = try? await transaction { _ in shared.inFlight.remove(next.id) } }
-            throw error
+            return finished
         }
+        return (finished, next)
     }
 
     /// Operation `id` ready to send from what its mark left in ``MarkedAhead``, marked in flight; nil, with nothing

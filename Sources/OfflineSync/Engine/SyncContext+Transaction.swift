@@ -7,13 +7,19 @@ extension SyncContext {
     /// the store: before the changes are applied, ``MarkedAhead`` drops what they touch (then keeps the marks the
     /// transaction staged), and the operation index and the next operation id take in their `__operations` rows
     /// (``OperationIndex/follow(_:)``). When the body throws, its staged marks are dropped; when applying the changes
-    /// fails, the caches are dropped and loaded again from the store on next use. Once applied, the observers whose
-    /// result the changes may alter are marked, this context's and those of the other contexts on the store.
+    /// fails, the caches are dropped and loaded again from the store on next use. Operations the body marked in flight
+    /// (``SharedStoreState/inFlight``) are marked so only once the changes are applied: when the body throws or the
+    /// store refuses the changes, they are taken out again, so no operation stays in flight that no send will finish.
+    /// Once applied, the observers whose result the changes may alter are marked, this context's and those of the other
+    /// contexts on the store.
     func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T) async throws -> T {
         var staged: [StoreChange] = []
+        var markedInFlight: Set<Int64> = []
         do {
             let value = try await dataSource.transaction { transaction in
                 catchUpWithOtherContexts()
+                let before = shared.inFlight
+                defer { markedInFlight = shared.inFlight.subtracting(before) }
                 let value = try await body(&transaction)
                 staged = transaction.changes
                 if !staged.isEmpty { shared.writes += 1 }
@@ -29,6 +35,11 @@ extension SyncContext {
             }
             return value
         } catch {
+            if !markedInFlight.isEmpty {
+                // In a transaction of its own, as every access to the shared set; a store that cannot run even an
+                // empty one leaves them marked until the process ends: safe, writes then queue new operations.
+                _ = try? await dataSource.transaction { [markedInFlight] _ in shared.inFlight.subtract(markedInFlight) }
+            }
             markedAhead.discardStaged()
             if !staged.isEmpty {
                 // The store refused the changes the caches already follow: they load again from the store, and no

@@ -137,6 +137,9 @@ actor FailingDataSource: SyncContextDataSource {
     private(set) var applyCalls = 0
     init(base: InMemoryDataSource = InMemoryDataSource()) { self.base = base }
     func setFailing(_ failing: Bool) { failApplies = failing }
+    /// The `apply` calls (counted from 1, as ``applyCalls`` counts them) that throw.
+    var failingApplyNumbers: Set<Int> = []
+    func setFailingApplies(numbered numbers: Set<Int>) { failingApplyNumbers = numbers }
     func setFailingReads(of table: String?) { failingReadTable = table }
     func read(table: String, id: String) async throws -> JSONObject? {
         if table == failingReadTable { throw InjectedFailure() }
@@ -148,7 +151,7 @@ actor FailingDataSource: SyncContextDataSource {
     }
     func apply(_ changes: [StoreChange]) async throws {
         applyCalls += 1
-        if failApplies { throw InjectedFailure() }
+        if failApplies || failingApplyNumbers.contains(applyCalls) { throw InjectedFailure() }
         try await base.apply(changes)
     }
 }
