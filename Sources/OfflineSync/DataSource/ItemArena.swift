@@ -1,7 +1,8 @@
 /// The packed items (``PackedObject``) of an ``ItemTable``, whether loaded from a snapshot or stored later, in chunks
-/// of about 1 MiB that are each allocated once and never moved: a growing table never copies the items it holds
-/// (one growing buffer copied all of them at each doubling, and faulted in the new pages), and a copy of the table,
-/// such as the one a compaction writes its snapshot from, shares every chunk but the one being filled.
+/// of about 1 MiB that are each allocated once: a growing table never copies the items it holds (one growing buffer
+/// copied all of them at each doubling, and faulted in the new pages). A copy of the table, such as the one a
+/// compaction writes its snapshot from, shares every chunk; the first append to the chunk being filled then copies
+/// that one chunk (copy on write), never the others.
 ///
 /// An item is found by its location: the chunk's number in the high 32 bits, the offset in the chunk in the low ones.
 struct ItemArena: Sendable {

@@ -1,7 +1,8 @@
 /// Tables of items held in memory, with the validation and query rules every data source shares.
 ///
-/// ``InMemoryDataSource`` is a thin actor around a `TableSet`; the journal store keeps one too and writes each
-/// batch to disk between ``validate(_:)`` and ``apply(_:)``.
+/// ``InMemoryDataSource`` is a thin actor around a `TableSet`; the journal store keeps one too: it validates each batch
+/// (``validate(_:)``), then applies it once its record is written, or, for a large record, while the record is being
+/// written, keeping what undoes it (`BatchReversal`) in case the write fails.
 public struct TableSet: Sendable {
     /// The items of each table, held compactly (``ItemTable``).
     var tables: [String: ItemTable] = [:]

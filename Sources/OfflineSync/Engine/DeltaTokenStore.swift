@@ -8,7 +8,7 @@
 /// A query id may hold characters an item id cannot (`/`, `?`, …) and may be 255 characters long, so the row
 /// id is a 128-bit hash of (table, query id); the row also stores both, and a lookup checks them. `filterDigest`
 /// is a 128-bit hash of the pull query's filter (``Filter/canonicalForm``): a token is only valid for the filter it
-/// was stored with. Earlier versions hashed the filter's OData v2 text instead; such a digest is still accepted
+/// was stored with. Earlier versions hashed the filter's OData v3 text (`odata(.odataV3)`) instead; such a digest is still accepted
 /// for the filter that wrote it, and replaced by the canonical one when the token is next saved.
 enum DeltaTokenStore {
     /// The stored token of a query, as a pull may use it.
@@ -93,11 +93,11 @@ enum DeltaTokenStore {
         digest(Array((filter?.canonicalForm ?? "").utf8))
     }
 
-    /// The digest earlier versions stored: the hash of the filter's OData v2 text (of the empty text for no filter).
-    /// Accepted when reading, never written. It holds only while `odata(.v2)` writes what those versions wrote
+    /// The digest earlier versions stored: the hash of the filter's OData v3 text (`odata(.odataV3)`) (of the empty text for no filter).
+    /// Accepted when reading, never written. It holds only while `odata(.odataV3)` writes what those versions wrote
     /// (`FilterODataTests` pins the text); should it change, such tokens are reset, never misused.
     static func legacyFilterDigest(_ filter: Filter?) -> String {
-        digest(Array((filter?.odata(.v2) ?? "").utf8))
+        digest(Array((filter?.odata(.odataV3) ?? "").utf8))
     }
 
     /// 128 bits as 32 lower-case hex digits: two 64-bit FNV-1a hashes with different offset bases.

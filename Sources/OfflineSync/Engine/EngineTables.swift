@@ -1,6 +1,6 @@
 /// The names of the sync engine's own tables in every data source.
 enum EngineTables {
-    /// Pending operations, one row per operation (see ``PendingOperationQueue``).
+    /// Pending operations, one row per operation (see ``OperationStore``).
     static let operations = "__operations"
     /// Operation errors of the last push, one row per failed operation.
     static let errors = "__errors"

@@ -16,7 +16,7 @@ enum OperationErrorStore {
         if let item = error.item { row["item"] = .object(item) }
         if let serverItem = error.serverItem { row["serverItem"] = .object(serverItem) }
         if let status = error.statusCode { row["statusCode"] = .int(Int64(status)) }
-        PendingOperationQueue.addPushState(of: error.operation, to: &row)
+        OperationStore.addPushState(of: error.operation, to: &row)
         return .upsert(table: EngineTables.errors, items: [row])
     }
 
@@ -41,7 +41,7 @@ enum OperationErrorStore {
         let item = row["item"]?.objectValue
         var operation = TableOperation(id: id, kind: kind, table: table, itemId: itemId, item: item,
                                        revision: row["revision"]?.intValue ?? 0)
-        try PendingOperationQueue.readPushState(of: &operation, from: row, table: EngineTables.errors)
+        try OperationStore.readPushState(of: &operation, from: row, table: EngineTables.errors)
         return TableOperationError(operation: operation, item: item, serverItem: row["serverItem"]?.objectValue,
                                    statusCode: row["statusCode"]?.intValue.map { Int($0) },
                                    message: row["message"]?.stringValue ?? "")

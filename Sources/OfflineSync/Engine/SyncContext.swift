@@ -39,7 +39,7 @@ public actor SyncContext {
     let conflictHandler: (any ConflictHandler)?
     /// The declared references between tables, which a push keeps in order (see ``TableRelation``).
     let relations: [TableRelation]
-    let queue: PendingOperationQueue
+    let queue: OperationStore
     /// What the contexts on this store share: the sync gate, the operations in flight, the count of writes.
     let shared: SharedStoreState
     /// ``SharedStoreState/writes`` as this context's last transaction left it; nil before the first.
@@ -95,7 +95,7 @@ public actor SyncContext {
         self.remote = remote
         self.conflictHandler = conflictHandler
         self.relations = relations
-        self.queue = PendingOperationQueue(dataSource: dataSource)
+        self.queue = OperationStore(dataSource: dataSource)
         self.shared = SharedStoreState.of(dataSource)
         shared.register(self)
     }

@@ -47,7 +47,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 
 /// The string tests of a ``Filter``.
 public enum StringMatch: String, Sendable, Hashable, CaseIterable {
-    /// The field contains the text (OData v2 `substringof`, v3 `contains`).
+    /// The field contains the text (OData v3 `substringof`, v4 `contains`).
     case contains
     /// The field starts with the text (`startswith`).
     case hasPrefix

@@ -23,8 +23,8 @@ public enum APIVersion: Sendable, Hashable {
     /// The OData dialect `$filter` is written in for this version.
     public var odataDialect: ODataDialect {
         switch self {
-        case .v2: return .v2
-        case .v3: return .v3
+        case .v2: return .odataV3
+        case .v3: return .odataV4
         }
     }
 

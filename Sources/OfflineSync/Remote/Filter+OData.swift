@@ -12,7 +12,7 @@ extension Filter {
     /// with `createdAt`/`updatedAt`, become `datetimeoffset'2026-01-01T00:00:00.000Z'`.
     /// A field name that is not a valid identifier is never interpolated: it is written as a quoted string
     /// literal, which matches nothing on the server. Call ``validate()`` first to get an error instead.
-    public var odata: String { odata(.v2) }
+    public var odata: String { odata(.odataV3) }
 
     /// The `$filter` text for `dialect` (not yet percent-encoded); see ``odata``.
     public func odata(_ dialect: ODataDialect) -> String {
@@ -32,8 +32,8 @@ extension Filter {
         case .string(let field, let match, let text):
             let name = Filter.fieldName(field), quoted = Filter.quoted(text)
             switch (match, dialect) {
-            case (.contains, .v2): return "substringof(\(quoted),\(name))"
-            case (.contains, .v3): return "contains(\(name),\(quoted))"
+            case (.contains, .odataV3): return "substringof(\(quoted),\(name))"
+            case (.contains, .odataV4): return "contains(\(name),\(quoted))"
             case (.hasPrefix, _): return "startswith(\(name),\(quoted))"
             case (.hasSuffix, _): return "endswith(\(name),\(quoted))"
             }
@@ -62,8 +62,8 @@ extension Filter {
     private static func dateLiteral(_ milliseconds: Int64, _ dialect: ODataDialect) -> String {
         let text = Timestamp.string(fromMilliseconds: milliseconds)
         switch dialect {
-        case .v2: return "datetimeoffset'\(text)'"
-        case .v3: return "cast(\(text),Edm.DateTimeOffset)"
+        case .odataV3: return "datetimeoffset'\(text)'"
+        case .odataV4: return "cast(\(text),Edm.DateTimeOffset)"
         }
     }
 

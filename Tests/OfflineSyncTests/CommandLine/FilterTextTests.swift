@@ -16,7 +16,7 @@ struct FilterTextTests {
     ])
     func readsBackWhatODataWrites(_ filter: Filter) throws {
         #expect(try FilterText.parse(filter.odata) == filter)
-        #expect(try FilterText.parse(filter.odata(.v2)) == filter)
+        #expect(try FilterText.parse(filter.odata(.odataV3)) == filter)
     }
 
     @Test func andBindsTighterThanOrAndParenthesesRegroup() throws {

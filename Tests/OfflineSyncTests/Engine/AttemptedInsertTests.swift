@@ -100,7 +100,7 @@ struct AttemptedInsertTests {
         // A queue written before attempts were recorded: insert (its item gone) and the delete behind it.
         let fixture = try await EngineFixture(kind)
         await fixture.remote.seed([["id": "x", "text": "A"]], table: "TodoItem")
-        let queue = PendingOperationQueue(dataSource: fixture.store.dataSource)
+        let queue = OperationStore(dataSource: fixture.store.dataSource)
         try await fixture.store.dataSource.apply([
             queue.saving(TableOperation(id: 1, kind: .insert, table: "TodoItem", itemId: "x", item: nil)),
             queue.saving(TableOperation(id: 2, kind: .delete, table: "TodoItem", itemId: "x", item: ["id": "x", "text": "A"])),

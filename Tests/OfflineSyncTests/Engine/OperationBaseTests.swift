@@ -104,10 +104,10 @@ struct OperationBaseTests {
     }
 
     @Test func aStoredBaseThatIsNotAnObjectIsACorruptRecord() throws {
-        var row = PendingOperationQueue.row(for: TableOperation(id: 1, kind: .update, table: "T", itemId: "a", item: nil))
+        var row = OperationStore.row(for: TableOperation(id: 1, kind: .update, table: "T", itemId: "a", item: nil))
         row["base"] = "text"
-        #expect(throws: SyncError.self) { try PendingOperationQueue.operation(from: row) }
+        #expect(throws: SyncError.self) { try OperationStore.operation(from: row) }
         row["base"] = ["id": "a"]
-        #expect(try PendingOperationQueue.operation(from: row).base == ["id": "a"])
+        #expect(try OperationStore.operation(from: row).base == ["id": "a"])
     }
 }

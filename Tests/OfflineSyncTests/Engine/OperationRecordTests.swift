@@ -5,35 +5,35 @@ import Testing
 struct OperationRecordTests {
     @Test func anInsertOperationRoundTripsWithoutItsItem() throws {
         let operation = TableOperation(id: 7, kind: .insert, table: "TodoItem", itemId: "ABC", item: ["id": "ABC", "text": "x"], revision: 2)
-        let row = PendingOperationQueue.row(for: operation)
+        let row = OperationStore.row(for: operation)
         #expect(row["item"] == nil)
         #expect(row["id"] == "0000000000000000007")
         var expected = operation
         expected.item = nil
-        #expect(try PendingOperationQueue.operation(from: row) == expected)
+        #expect(try OperationStore.operation(from: row) == expected)
     }
 
     @Test func aDeleteOperationRoundTripsWithItsSnapshot() throws {
         let operation = TableOperation(id: 1, kind: .delete, table: "TodoItem", itemId: "1",
                                        item: ["id": "1", "column1": true, "column2": "Hello"])
-        #expect(try PendingOperationQueue.operation(from: PendingOperationQueue.row(for: operation)) == operation)
+        #expect(try OperationStore.operation(from: OperationStore.row(for: operation)) == operation)
     }
 
     @Test func anAttemptedOperationRoundTripsWithWhatItSent() throws {
         let operation = TableOperation(id: 4, kind: .update, table: "TodoItem", itemId: "a", item: nil, revision: 1,
                                        attempted: true, sentContents: [["id": "a", "text": "A"], ["id": "a", "text": "B"]])
-        let row = PendingOperationQueue.row(for: operation)
+        let row = OperationStore.row(for: operation)
         #expect(row["attempted"] == true)
-        #expect(try PendingOperationQueue.operation(from: row) == operation)
-        let plain = PendingOperationQueue.row(for: TableOperation(id: 5, kind: .update, table: "T", itemId: "b", item: nil))
+        #expect(try OperationStore.operation(from: row) == operation)
+        let plain = OperationStore.row(for: TableOperation(id: 5, kind: .update, table: "T", itemId: "b", item: nil))
         #expect(plain["attempted"] == nil && plain["sent"] == nil)
     }
 
     @Test func anOperationRowWhoseSentContentsAreNotObjectsIsACorruptRecordError() {
-        var row = PendingOperationQueue.row(for: TableOperation(id: 4, kind: .update, table: "T", itemId: "a", item: nil))
+        var row = OperationStore.row(for: TableOperation(id: 4, kind: .update, table: "T", itemId: "a", item: nil))
         for damaged: JSONValue in ["text", [1], [["id": "a"], "x"]] {
             row["sent"] = damaged
-            #expect(throws: SyncError.self) { try PendingOperationQueue.operation(from: row) }
+            #expect(throws: SyncError.self) { try OperationStore.operation(from: row) }
         }
     }
 
@@ -48,7 +48,7 @@ struct OperationRecordTests {
     }
 
     @Test func aDamagedOperationRowIsACorruptRecordError() {
-        #expect(throws: SyncError.self) { try PendingOperationQueue.operation(from: ["id": "x", "kind": "upsert"]) }
+        #expect(throws: SyncError.self) { try OperationStore.operation(from: ["id": "x", "kind": "upsert"]) }
     }
 
     @Test func anErrorRoundTripsWithItsOperationIdAndRevision() throws {

@@ -127,7 +127,7 @@ struct FilterFuzzTests {
             if generator.next() % 4 == 0 {
                 filter = filter && .dateComparison(Field("updatedAt"), .greaterThan, .init(timeIntervalSince1970: 1.5e9))
             }
-            for dialect in [ODataDialect.v2, .v3] {
+            for dialect in [ODataDialect.odataV3, .odataV4] {
                 let text = filter.odata(dialect)
                 #expect(ODataGrammar.accepts(text), "round \(round), \(dialect): \(text)")
             }

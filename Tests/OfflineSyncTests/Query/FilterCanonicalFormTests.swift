@@ -71,7 +71,7 @@ struct FilterCanonicalFormTests {
 
     @Test func theFormDoesNotDependOnTheODataDialect() {
         let filter = Field("text").contains("a") && Field("updatedAt") > Date(timeIntervalSince1970: 0)
-        #expect(filter.odata(.v2) != filter.odata(.v3))
+        #expect(filter.odata(.odataV3) != filter.odata(.odataV4))
         #expect(filter.canonicalForm == #"["and",["str","text","contains","a"],["date","updatedAt","gt",0]]"#)
     }
 }

@@ -33,9 +33,9 @@ struct FilterODataTests {
     }
 
     @Test func rendersTheV3Syntax() {
-        #expect(Field("text").contains("a").odata(.v3) == "contains(text,'a')")
-        #expect(Field("text").hasPrefix("a").odata(.v3) == "startswith(text,'a')")
-        #expect((Field("updatedAt") > "2026-01-01T00:00:00.000Z").odata(.v3)
+        #expect(Field("text").contains("a").odata(.odataV4) == "contains(text,'a')")
+        #expect(Field("text").hasPrefix("a").odata(.odataV4) == "startswith(text,'a')")
+        #expect((Field("updatedAt") > "2026-01-01T00:00:00.000Z").odata(.odataV4)
             == "(updatedAt gt cast(2026-01-01T00:00:00.000Z,Edm.DateTimeOffset))")
     }
 

@@ -1,13 +1,13 @@
-/// Reads and writes the operation queue in the `__operations` table of a data source.
+/// The operation queue as rows of the `__operations` table of a data source: reads them, and builds the changes that
+/// write them.
 ///
 /// A row is `{id: "<19-digit op id>", opId, kind, table, itemId, itemKey, revision, item?, attempted?, sent?, base?}`:
 /// `itemKey` is the lower-cased item id (ids match case-insensitively), `item` is stored only for a delete (its
 /// snapshot; an insert or update sends the current local item), `attempted` (`true`, absent otherwise) and `sent`
 /// (an array of objects, absent when empty) are ``TableOperation/attempted`` and ``TableOperation/sentContents``,
 /// and `base` (an object, absent when nil) is ``TableOperation/base``.
-/// The queue only builds ``StoreChange``s: callers apply them
-/// together with the item change, in one atomic `apply`.
-struct PendingOperationQueue: Sendable {
+/// It applies nothing itself: callers stage its ``StoreChange``s in the transaction of the item change they go with.
+struct OperationStore: Sendable {
     let dataSource: any SyncContextDataSource
 
     /// Every operation of `table` (or of all tables), in queue order.
