@@ -26,7 +26,7 @@ extension SyncContext {
 
     /// Drops what the context caches of the store and the sync status of the erased user's syncs.
     private func forgetErasedState() {
-        ownVersions = OwnVersionHistory()
+        ownVersions.forgetEverything()
         markedAhead.removeAll()
         statusPublisher.update { status in
             status.lastSyncCompleted = nil

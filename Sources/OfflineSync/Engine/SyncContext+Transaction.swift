@@ -7,7 +7,8 @@ extension SyncContext {
     /// the store: before the changes are applied, ``MarkedAhead`` drops what they touch (then keeps the marks the
     /// transaction staged), and the operation index and the next operation id take in their `__operations` rows
     /// (``OperationIndex/follow(_:)``). When the body throws, its staged marks are dropped; when applying the changes
-    /// fails, the caches are dropped and loaded again from the store on next use. Operations the body marked in flight
+    /// fails, the caches are dropped and loaded again from the store on next use. The body's changes of
+    /// ``OwnVersionHistory`` are made only once the changes are applied. Operations the body marked in flight
     /// (``SharedStoreState/inFlight``) are marked so only once the changes are applied: when the body throws or the
     /// store refuses the changes, they are taken out again, so no operation stays in flight that no send will finish.
     /// Once applied, the observers whose result the changes may alter are marked, this context's and those of the other
@@ -15,11 +16,16 @@ extension SyncContext {
     func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T) async throws -> T {
         var staged: [StoreChange] = []
         var markedInFlight: Set<Int64> = []
+        var ownVersionChanges: [OwnVersionHistory.Change] = []
         do {
             let value = try await dataSource.transaction { transaction in
                 catchUpWithOtherContexts()
                 let before = shared.inFlight
-                defer { markedInFlight = shared.inFlight.subtracting(before) }
+                ownVersions.beginStaging()
+                defer {
+                    markedInFlight = shared.inFlight.subtracting(before)
+                    ownVersionChanges = ownVersions.takeStaged()
+                }
                 let value = try await body(&transaction)
                 staged = transaction.changes
                 if !staged.isEmpty { shared.writes += 1 }
@@ -27,6 +33,7 @@ extension SyncContext {
                 follow(staged)
                 return value
             }
+            ownVersions.apply(ownVersionChanges)
             markObservers(changedBy: staged)
             if !staged.isEmpty {
                 for other in shared.contexts(besides: self) {

@@ -46,4 +46,20 @@ struct OwnVersionHistoryTests {
         #expect(history.replacement(for: "v1", table: "T", itemId: "i0") == nil)
         #expect(history.replacement(for: "v1", table: "T", itemId: "i\(OwnVersionHistory.maximumItems)") == "v2")
     }
+
+    @Test func changesNotedInATransactionCountOnlyOnceApplied() {
+        var history = OwnVersionHistory()
+        history.beginStaging()
+        history.record(table: "T", itemId: "a", replaced: "v1", by: "v2")
+        #expect(history.replacement(for: "v1", table: "T", itemId: "a") == nil, "not before the commit")
+        let noted = history.takeStaged()
+        history.record(table: "T", itemId: "b", replaced: "v1", by: "v2")
+        #expect(history.replacement(for: "v1", table: "T", itemId: "b") == "v2", "outside a transaction: at once")
+        history.apply(noted)
+        #expect(history.replacement(for: "v1", table: "T", itemId: "a") == "v2")
+        history.beginStaging()
+        history.forgetEverything()
+        _ = history.takeStaged()   // a refused commit: dropped
+        #expect(history.replacement(for: "v1", table: "T", itemId: "a") == "v2")
+    }
 }

@@ -24,6 +24,27 @@ struct RefusedCommitTests {
         #expect(await remote.items(table: "T").count == 3)
     }
 
+    /// The commit that finishes a pushed update is refused: the version the push produced is not remembered as this
+    /// device's own, as a fresh context on the same store would not remember it.
+    @Test func aRefusedFinishRecordsNoOwnVersion() async throws {
+        let store = FailingDataSource()
+        let remote = InMemoryRemote()
+        await remote.seed([["id": "x", "text": "a"]], table: "T")
+        let context = SyncContext(dataSource: store, remote: remote)
+        try await context.table("T").pull()
+        var item = try #require(try await context.table("T").read(id: "x"))
+        let version = item["version"]?.stringValue
+        item["text"] = "b"
+        try await context.table("T").update(item)
+        // The push clears errors, prepares the send, then finishes it: the third apply.
+        await store.setFailingApplies(numbered: [await store.applyCalls + 3])
+        await #expect(throws: FailingDataSource.InjectedFailure.self) { _ = try await context.push(settings: .oneAtATime) }
+        #expect(await context.ownVersionReplacing(version, table: "T", itemId: "x") == nil)
+        await store.setFailingApplies(numbered: [])
+        _ = try await context.push()
+        #expect(await context.ownVersionReplacing(version, table: "T", itemId: "x") != nil, "once the finish is stored")
+    }
+
     /// The defect: the commit that prepares an operation's send is refused after the operation was marked in flight;
     /// it stayed so until the process ended, and discarding it threw `operationInFlight`.
     @Test func anOperationWhosePreparationWasRefusedCanBeDiscarded() async throws {
@@ -42,6 +63,11 @@ struct RefusedCommitTests {
 }
 
 extension SyncContext {
+    /// The version this context's own pushes replaced `version` with, as it remembers them.
+    func ownVersionReplacing(_ version: String?, table: String, itemId: String) -> String? {
+        ownVersions.replacement(for: version, table: table, itemId: itemId)
+    }
+
     /// The operations marked in flight on the context's store, read as the engine reads them (in a transaction).
     func operationsInFlight() async throws -> Set<Int64> {
         try await transaction { _ in shared.inFlight }
