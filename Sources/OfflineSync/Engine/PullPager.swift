@@ -1,8 +1,12 @@
 /// The pull page loop as a pure value: from what each page held to the next request, or the end. No I/O: the
 /// reference request sequences are unit tests of this value.
 ///
-/// - A full pull pages with `skip = originalSkip + records so far` and `top = min(pageSize, remaining)`, and
-///   stops at an empty page or when the query's `top` is reached.
+/// - A full pull stops at an empty page or when the query's `top` is reached, with `top = min(pageSize, remaining)`.
+///   Without an order of its own it pages by id (``Request/byId``): ordered by `id`, each request asks for the ids after
+///   the last record stored, the query's `skip` counted on the first request only, so no row that leaves the result
+///   or is removed during the pull shifts the rows still to come. With an order it pages by position,
+///   `skip = originalSkip + records so far`. A page whose last record has no string id is paged past by position
+///   from the last id.
 /// - An incremental pull pages by key (``PullKey``): each request asks for the records after the last one stored,
 ///   ordered by `updatedAt` then `id`, with `skip` 0, and each page moves the key (the delta token) to its last
 ///   record. A row that changes on the server during the pull moves past the key and cannot shift the rows still to
@@ -24,6 +28,10 @@ struct PullPager: Sendable, Hashable {
         var top: Int
         /// Incremental pulls: the records after this key, in ``PullKey/order``.
         var key: PullKey?
+        /// Full pulls by id: the records whose id comes after this one, ordered by `id` (nil: from the first).
+        var afterId: String?
+        /// Whether a full pull pages by id.
+        var byId = false
     }
 
     /// What a page changed.
@@ -42,6 +50,9 @@ struct PullPager: Sendable, Hashable {
     private var processed = 0
     /// Incremental pulls: the key of the last record stored.
     private(set) var key: PullKey?
+    /// Full pulls by id: whether they page by id, and the id of the last record stored.
+    let byId: Bool
+    private(set) var afterId: String?
     /// The instant whose records are paged by position, because paging by key stopped there.
     private var positionalAt: Int64?
     private(set) var pagesReceived = 0
@@ -49,10 +60,11 @@ struct PullPager: Sendable, Hashable {
     private var done = false
     private var skip: Int
 
-    /// A full (non-incremental) pull of at most `limit` records starting at `skip`.
-    init(skip: Int?, limit: Int?, pageSize: Int) {
+    /// A full (non-incremental) pull of at most `limit` records starting at `skip`, paged by id when `byId`.
+    init(skip: Int?, limit: Int?, pageSize: Int, byId: Bool = false) {
         self.pageSize = pageSize
         self.incremental = false
+        self.byId = byId
         self.originalSkip = max(0, skip ?? 0)
         self.skip = originalSkip
         self.remaining = limit
@@ -63,6 +75,7 @@ struct PullPager: Sendable, Hashable {
     init(key: PullKey?, pageSize: Int) {
         self.pageSize = pageSize
         self.incremental = true
+        self.byId = false
         self.originalSkip = 0
         self.skip = 0
         self.key = key ?? .start
@@ -82,12 +95,12 @@ struct PullPager: Sendable, Hashable {
     /// The next request, or nil when the pull is finished.
     var nextRequest: Request? {
         guard !done else { return nil }
-        return Request(skip: skip, top: min(pageSize, remaining ?? Int.max), key: key)
+        return Request(skip: skip, top: min(pageSize, remaining ?? Int.max), key: key, afterId: afterId, byId: byId)
     }
 
-    /// Records a received page: how many records it held, counting those left out locally, and (incremental) the
-    /// key of its last record (nil when that record has no timestamp or string id).
-    mutating func pageReceived(count: Int, last: PullKey?) -> PageStep {
+    /// Records a received page: how many records it held, counting those left out locally, and the key of its last
+    /// record (incremental pulls; nil when that record has no timestamp or string id) or its id (full pulls by id).
+    mutating func pageReceived(count: Int, last: PullKey?, lastId: String? = nil) -> PageStep {
         pagesReceived += 1
         recordsReceived += count
         guard count > 0 else {
@@ -100,7 +113,14 @@ struct PullPager: Sendable, Hashable {
                 remaining = left - count
                 if left - count <= 0 { done = true }
             }
-            skip = originalSkip + processed
+            if !byId {
+                skip = originalSkip + processed
+            } else if let lastId {
+                afterId = lastId
+                skip = 0
+            } else {
+                skip += count
+            }
             return PageStep()
         }
         if let last, last.updatedAt > current.updatedAt

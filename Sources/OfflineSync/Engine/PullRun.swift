@@ -52,8 +52,9 @@ struct PullRun: Sendable {
     }
 
     /// The query sent to the remote for `request`: deleted records included, the page's `skip` and `top`, the total
-    /// count asked with the first request when the settings say so, and for an incremental pull the records after
-    /// the request's key (``PullKey/filter``) ordered by ``PullKey/order``.
+    /// count asked with the first request when the settings say so, for an incremental pull the records after the
+    /// request's key (``PullKey/filter``) ordered by ``PullKey/order``, and for a full pull by id the ids after the
+    /// request's, ordered by `id`.
     func remoteQuery(for request: PullPager.Request) -> Query {
         var remoteQuery = query
         remoteQuery.includeDeleted = true
@@ -64,6 +65,12 @@ struct PullRun: Sendable {
             let bound = key.filter
             remoteQuery.filter = query.filter.map { $0 && bound } ?? bound
             remoteQuery.orderBy = PullKey.order
+        } else if request.byId {
+            if let afterId = request.afterId {
+                let bound = Field("id") > .string(afterId)
+                remoteQuery.filter = query.filter.map { $0 && bound } ?? bound
+            }
+            remoteQuery.orderBy = [.ascending("id")]
         }
         return remoteQuery
     }

@@ -25,9 +25,9 @@ struct PullWindow: Sendable {
     /// Whether pages after page 0 may be asked for at all: more than one request may be in flight, and the page size
     /// leaves something new in a page after its overlap and fits the pager's request.
     let goesAhead: Bool
-    /// For a pull by key, the newer key later pages are asked after: the key of page `index`'s last record but one,
-    /// so that page `index + 1` starts with page `index`'s last record (see ``rebase(afterPage:key:)``).
-    private var rebased: (index: Int, key: PullKey)?
+    /// For a pull by key or by id, the newer request later pages count from: after page `index`'s last record but
+    /// one, so that page `index + 1` starts with page `index`'s last record (see ``rebase(afterPage:lastButOne:)``).
+    private var rebased: (index: Int, request: PullPager.Request)?
 
     /// The window that starts with `base`, asking for pages of `pageSize` ahead when `maximumConcurrentRequests`
     /// allows it.
@@ -43,21 +43,37 @@ struct PullWindow: Sendable {
         guard index > 0 else { return base }
         guard goesAhead else { return nil }
         if let rebased, index > rebased.index {
-            return PullPager.Request(skip: (index - rebased.index - 1) * (pageSize - 1), top: pageSize, key: rebased.key)
+            var request = rebased.request
+            request.skip = (index - rebased.index - 1) * (pageSize - 1)
+            return request
         }
         let start = index * (pageSize - 1)
         let top = remaining.map { min(pageSize, $0 - start) } ?? pageSize
         guard top > 1 else { return nil }
-        return PullPager.Request(skip: base.skip + start, top: top, key: base.key)
+        var request = base
+        request.skip = base.skip + start
+        request.top = top
+        return request
     }
 
-    /// Asks for the pages after `index` after `key`, the key of page `index`'s last record but one, so that a pull by
-    /// key skips only the records since its latest stored page, as a server's cost grows with `$skip`. The overlap
+    /// Asks for the pages after `index` after `lastButOne`, page `index`'s last record but one, so that a pull by key or
+    /// by id skips only the records since its latest stored page, as a server's cost grows with `$skip`. The overlap
     /// check still holds across the two bases: when rows changed, the next page does not continue the last one and the
-    /// window ends. Only a window of an incremental pull is rebased.
-    mutating func rebase(afterPage index: Int, key: PullKey) {
-        guard base.key != nil, key.id != nil else { return }
-        rebased = (index, key)
+    /// window ends. A window paging by position, or bounded by a `top`, is not rebased; nor is one whose record has no
+    /// key.
+    mutating func rebase(afterPage index: Int, lastButOne: JSONObject) {
+        guard remaining == nil else { return }
+        var request = PullPager.Request(skip: 0, top: pageSize, key: nil, afterId: nil, byId: base.byId)
+        if base.key != nil {
+            guard let key = PullKey(of: lastButOne) else { return }
+            request.key = key
+        } else if base.byId {
+            guard let id = lastButOne["id"]?.stringValue else { return }
+            request.afterId = id
+        } else {
+            return
+        }
+        rebased = (index, request)
     }
 
     /// Whether `page`, the page after one whose last record was `previousLast`, starts where that one ended.

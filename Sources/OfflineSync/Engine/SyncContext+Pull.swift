@@ -73,7 +73,8 @@ extension SyncContext {
                           pager: PullPager(key: lookup.key, pageSize: settings.pageSize), tokenReset: lookup.filterChanged)
         } else {
             run = PullRun(query: query, queryId: nil, settings: settings,
-                          pager: PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize), tokenReset: false)
+                          pager: PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize,
+                                           byId: query.orderBy.isEmpty), tokenReset: false)
         }
         if let largestPageAllowed { run.limitPageSize(to: largestPageAllowed) }
         report(run.progress(.started))
@@ -140,8 +141,8 @@ extension SyncContext {
                     if stored > 0, !PullWindow.continues(page.items, after: previousLast) { return }
                     let items = stored > 0 ? Array(page.items.dropFirst()) : page.items
                     let step = try await store(items, of: page, run: &run)
-                    if run.pager.pagesByKey, page.items.count >= 2, let key = PullKey(of: page.items[page.items.count - 2]) {
-                        window.rebase(afterPage: stored, key: key)
+                    if run.pager.pagesByKey || run.pager.byId, page.items.count >= 2 {
+                        window.rebase(afterPage: stored, lastButOne: page.items[page.items.count - 2])
                     }
                     let asked = window.request(stored)?.top ?? 0
                     let full = page.items.count >= min(asked, window.pageSize)
@@ -162,7 +163,7 @@ extension SyncContext {
             run.total = run.query.top.map { min($0, count) } ?? count
         }
         let last = run.pager.incremental ? items.last.flatMap(PullKey.init(of:)) : nil
-        let step = run.pager.pageReceived(count: items.count, last: last)
+        let step = run.pager.pageReceived(count: items.count, last: last, lastId: run.pager.byId ? items.last?["id"]?.stringValue : nil)
         if !items.isEmpty || step.newKey != nil {
             let saved = try await applyPage(items, table: run.query.table,
                                             token: step.newKey.map { ($0, run.queryId ?? "") }, filter: run.query.filter)

@@ -115,6 +115,33 @@ struct PullAheadTests {
         #expect(edited.withLock { $0 } >= 9, "the rows changed during the first pull")
     }
 
+    /// A full pull of `flag == false` while another device sets the flag of rows the pull already stored: they leave
+    /// the result, which shifted every later row one place under a pull by position; a pull by id skips none of the
+    /// rows that match throughout, one page at a time or four in flight.
+    @Test(arguments: [1, 4])
+    func aFullPullMissesNoRowWhenRowsLeaveTheResultMeanwhile(_ inFlight: Int) async throws {
+        let remote = InMemoryRemote(pageSize: 20)
+        await remote.seed((0..<200).map { ["id": .string(String(format: "r%04d", $0)), "flag": false] }, table: "TodoItem")
+        let probe = ProbingRemote(remote)
+        let reads = LockedValue(0)
+        await probe.changeRowsBeforeEachRead { server in
+            let read = reads.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            guard read < 8 else { return }
+            await server.serverUpdate(id: String(format: "r%04d", read * 2), table: "TodoItem", fields: ["flag": true])
+        }
+        let store = InMemoryDataSource()
+        var settings = PullSettings(pageSize: 20)
+        settings.maximumConcurrentRequests = inFlight
+        try await SyncContext(dataSource: store, remote: probe).table("TodoItem")
+            .pull(Query(table: "TodoItem", filter: Field("flag") == false), settings: settings)
+        let stored = Set(try await store.read(Query(table: "TodoItem")).items.compactMap { $0["id"]?.stringValue })
+        let matching = await remote.items(table: "TodoItem").filter { $0["flag"] == false }.compactMap { $0["id"]?.stringValue }
+        #expect(Set(matching).isSubset(of: stored), "missed: \(Set(matching).subtracting(stored).sorted())")
+    }
+
     @Test(arguments: [false, true])
     func aServerThatSendsSmallerPagesIsPagedAheadByItsOwnPageSize(_ nextLinks: Bool) async throws {
         let remote = InMemoryRemote(pageSize: 30)

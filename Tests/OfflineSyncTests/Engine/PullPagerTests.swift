@@ -115,4 +115,21 @@ struct PullPagerTests {
         let pager = PullPager(key: key(1234, "x"), pageSize: 10)
         #expect(pager.nextRequest == PullPager.Request(skip: 0, top: 10, key: key(1234, "x")))
     }
+
+    @Test func aFullPullByIdAsksAfterTheLastIdWithTheOffsetOnTheFirstRequestOnly() {
+        var pager = PullPager(skip: 7, limit: 120, pageSize: 50, byId: true)
+        var sent: [PullPager.Request] = []
+        let pages: [(Int, String?)] = [(50, "m"), (50, nil), (20, "z")]
+        var remaining = pages[...]
+        while let request = pager.nextRequest {
+            sent.append(request)
+            let (count, lastId) = remaining.popFirst() ?? (0, nil)
+            _ = pager.pageReceived(count: count, last: nil, lastId: lastId)
+        }
+        // A page whose last record has no id is passed by position from the last id.
+        #expect(sent.map(\.afterId) == [nil, "m", "m"])
+        #expect(sent.map(\.skip) == [7, 0, 50])
+        #expect(sent.map(\.top) == [50, 50, 20])
+        #expect(sent.allSatisfy { $0.byId })
+    }
 }

@@ -10,9 +10,11 @@ struct PullTests {
         await fixture.remote.seed((1...5).map { ["id": .string("i\($0)"), "text": "server"] }, table: "TodoItem")
         try await fixture.todo.pull(settings: PullSettings().oneAtATime())
         #expect(try await fixture.rows("TodoItem").count == 5)
+        // Paged by id: each request asks for the ids after the last one stored.
         let queries = await fixture.remote.requestLog.compactMap(\.query)
-        #expect(queries.map { [$0.skip ?? -1, $0.top ?? -1] } == [[0, 50], [2, 50], [4, 50], [5, 50]])
-        #expect(queries.allSatisfy { $0.includeDeleted })
+        #expect(queries.map { [$0.skip ?? -1, $0.top ?? -1] } == [[0, 50], [0, 50], [0, 50], [0, 50]])
+        #expect(queries.map(\.filter) == [nil, Field("id") > "i2", Field("id") > "i4", Field("id") > "i5"])
+        #expect(queries.allSatisfy { $0.includeDeleted && $0.orderBy == [.ascending("id")] })
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -85,7 +87,9 @@ struct PullTests {
         query.top = 15
         try await fixture.todo.pull(query, settings: PullSettings(pageSize: 10).oneAtATime())
         #expect(try await fixture.rows("TodoItem").count == 15)
-        #expect(await fixture.remote.requestLog.compactMap(\.query).map { [$0.top ?? -1, $0.skip ?? -1] } == [[10, 0], [5, 10]])
+        let queries = await fixture.remote.requestLog.compactMap(\.query)
+        #expect(queries.map { [$0.top ?? -1, $0.skip ?? -1] } == [[10, 0], [5, 0]])
+        #expect(queries.last?.filter == (Field("id") > "i18"), "ids in string order: i1, i10, …, i18 first")
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -30,6 +30,13 @@ struct HTTPMergedResendTests {
         return HTTPRemote(baseURL: server.baseURL, apiVersion: version, configuration: configuration)
     }
 
+    /// Gives item `x` of table `T` the tags `tags`, locally on `context`.
+    static func setTags(_ tags: Set<Int64>, on context: SyncContext) async throws {
+        var item = try #require(try await context.table("T").read(id: "x"))
+        item["tags"] = TagUnion.value(tags)
+        try await context.table("T").update(item)
+    }
+
     /// Device B adds tag 2 and pushes; device A adds tag 1 to its stale copy and pushes, meets the 412, merges {1, 2},
     /// and the merged resend lands but its answer and every retry's answer are lost. A's next push must not send its
     /// pre-merge content over the merged row (which erased tag 2 before): the row keeps {1, 2} everywhere.
@@ -47,14 +54,10 @@ struct HTTPMergedResendTests {
         try await deviceA.table("T").pull()
         try await deviceB.table("T").pull()
 
-        var onB = try #require(try await deviceB.table("T").read(id: "x"))
-        onB["tags"] = TagUnion.value([2])
-        try await deviceB.table("T").update(onB)
+        try await Self.setTags([2], on: deviceB)
         _ = try await deviceB.push()
 
-        var onA = try #require(try await deviceA.table("T").read(id: "x"))
-        onA["tags"] = TagUnion.value([1])
-        try await deviceA.table("T").update(onA)
+        try await Self.setTags([1], on: deviceA)
         await #expect(throws: PushError.self) { _ = try await deviceA.push() }
         #expect(TagUnion.tags(server.rows("T")["x"]) == [1, 2], "the merged resend landed; only its answers were lost")
         #expect(server.droppedAnswers >= 1)
@@ -90,14 +93,10 @@ struct HTTPMergedResendTests {
         let deviceB = SyncContext(dataSource: InMemoryDataSource(), remote: Self.remote(server, version))
         try await contextA.table("T").pull()
         try await deviceB.table("T").pull()
-        var onB = try #require(try await deviceB.table("T").read(id: "x"))
-        onB["tags"] = TagUnion.value([2])
-        try await deviceB.table("T").update(onB)
+        try await Self.setTags([2], on: deviceB)
         _ = try await deviceB.push()
 
-        var onA = try #require(try await contextA.table("T").read(id: "x"))
-        onA["tags"] = TagUnion.value([1])
-        try await contextA.table("T").update(onA)
+        try await Self.setTags([1], on: contextA)
         await #expect(throws: PushError.self) { _ = try await contextA.push() }
         #expect(TagUnion.tags(try await contextA.table("T").read(id: "x")) == [1, 3], "the user's edit is kept locally")
 

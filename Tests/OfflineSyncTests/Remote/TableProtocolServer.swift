@@ -332,6 +332,9 @@ final class TableProtocolServer: @unchecked Sendable {
         if nodeAnswers, top > 1000, top != Int.max { return Self.error(400, "You cannot request more than 1000 records") }
         if let filter = query["$filter"], let id = Self.idEquality(filter) {
             rows = rows.filter { $0.id.lowercased() == id.lowercased() }[...]
+        } else if let filter = query["$filter"], let after = Self.idAfter(filter) {
+            let precedes = idOrder.precedes
+            rows = rows.filter { precedes(after, $0.id) }[...]
         } else if let filter = query["$filter"] {
             guard let bound = DeltaFilter(filter) else { return Self.error(400, "unsupported filter") }
             let precedes = idOrder.precedes
@@ -405,9 +408,14 @@ final class TableProtocolServer: @unchecked Sendable {
     }
 
     /// The id of a filter `(id eq '…')`, the read of one row through the list route.
-    private static func idEquality(_ filter: String) -> String? {
-        guard filter.hasPrefix("(id eq '"), filter.hasSuffix("')") else { return nil }
-        return String(filter.dropFirst("(id eq '".count).dropLast(2)).replacing("''", with: "'")
+    private static func idEquality(_ filter: String) -> String? { quotedOperand(of: "(id eq '", in: filter) }
+
+    /// The id of a filter `(id gt '…')`, a full pull's page after the last id it stored.
+    private static func idAfter(_ filter: String) -> String? { quotedOperand(of: "(id gt '", in: filter) }
+
+    private static func quotedOperand(of prefix: String, in filter: String) -> String? {
+        guard filter.hasPrefix(prefix), filter.hasSuffix("')") else { return nil }
+        return String(filter.dropFirst(prefix.count).dropLast(2)).replacing("''", with: "'")
     }
 
     private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {
