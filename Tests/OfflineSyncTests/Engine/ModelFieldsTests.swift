@@ -62,4 +62,20 @@ struct ModelFieldsTests {
         let item = try completed(Renamed(id: "a", title: "t"), over: stored)
         #expect(item["remark"] == "r")
     }
+
+    /// What a probe settles is kept per model type: a field the model ignores stays undeclared, and a field it reads
+    /// stays declared, whatever a later stored item holds; a probe that learned nothing (the item did not decode) is
+    /// asked again.
+    @Test func settledFieldsAreKeptPerModelTypeAndUnsettledOnesProbedAgain() throws {
+        struct Probed: Codable, Sendable {
+            var id: String
+            var count: Int
+            var label: String?
+        }
+        let fields = ModelFields(Probed.self, coding: ModelCoding(table: "T"))
+        #expect(!fields.declares("colour", ["id": "a", "count": "not a number"]), "learned nothing: false, not kept")
+        #expect(fields.declares("label", ["id": "a", "count": 1]))
+        #expect(!fields.declares("colour", ["id": "a", "count": 1]))
+        #expect(fields.declares("label", ["id": "a", "count": "not a number"]), "kept: no decoding needed")
+    }
 }
