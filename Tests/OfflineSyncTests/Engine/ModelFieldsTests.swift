@@ -55,11 +55,16 @@ struct ModelFieldsTests {
         #expect(item == ["id": "a", "text": "t", "remark": .null])
     }
 
-    /// A stored item the model cannot decode at all (another field of the wrong type): nothing can be learned about a
-    /// field, so every field the model did not encode is kept rather than cleared.
+    /// A stored item the model cannot decode at all (another field of the wrong type), for a model type never probed
+    /// before: nothing can be learned about a field, so every field the model did not encode is kept, not cleared.
     @Test func whenTheStoredItemDoesNotDecodeEveryOtherFieldIsKept() throws {
+        struct NeverProbed: Codable, Sendable {
+            var id: String
+            var text: String
+            var remark: String?
+        }
         let stored: JSONObject = ["id": "a", "text": 12, "remark": "r"]
-        let item = try completed(Renamed(id: "a", title: "t"), over: stored)
+        let item = try completed(NeverProbed(id: "a", text: "t"), over: stored)
         #expect(item["remark"] == "r")
     }
 
