@@ -20,6 +20,23 @@ struct PullAheadTests {
     /// sends the pages ahead before the first answer comes back.
     static let latency = Duration.milliseconds(50)
 
+    /// Before each read the probe passes on (numbered from 0), another device updates the row `edit` names for that
+    /// read, if any, with `fields`; returns the count of reads seen.
+    @discardableResult
+    static func editBeforeEachRead(_ probe: ProbingRemote, fields: JSONObject,
+                                   _ edit: @escaping @Sendable (Int) -> String?) async -> LockedValue<Int> {
+        let reads = LockedValue(0)
+        await probe.changeRowsBeforeEachRead { server in
+            let read = reads.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            guard let id = edit(read) else { return }
+            await server.serverUpdate(id: id, table: "TodoItem", fields: fields)
+        }
+        return reads
+    }
+
     static func stored(_ store: TestStore, table: String = "TodoItem") async throws -> [JSONObject] {
         try await store.dataSource.read(Query(table: table, orderBy: [.ascending("id")])).items
     }
@@ -56,15 +73,7 @@ struct PullAheadTests {
         let remote = InMemoryRemote(pageSize: 20)
         await Self.seed(remote, count: 300)
         let probe = ProbingRemote(remote, nextLinks: nextLinks)
-        let edited = LockedValue(0)
-        await probe.changeRowsBeforeEachRead { server in
-            let next = edited.withLock { count in
-                defer { count += 1 }
-                return count
-            }
-            guard next < 8 else { return }
-            await server.serverUpdate(id: String(format: "r%04d", next), table: "TodoItem", fields: ["edited": true])
-        }
+        await Self.editBeforeEachRead(probe, fields: ["edited": true]) { read in read < 8 ? String(format: "r%04d", read) : nil }
         let store = try await kind.makeStore()
         let context = SyncContext(dataSource: store.dataSource, remote: probe)
         try await context.table("TodoItem").pull(queryId: "all", settings: PullSettings(pageSize: nextLinks ? 50 : 20))
@@ -95,14 +104,8 @@ struct PullAheadTests {
         await remote.seed((80..<300).map { ["id": .string(String(format: "r%04d", $0)), "updatedAt": .string(run)] },
                           table: "TodoItem")
         let probe = ProbingRemote(remote)
-        let edited = LockedValue(0)
-        await probe.changeRowsBeforeEachRead { server in
-            let next = edited.withLock { count in
-                defer { count += 1 }
-                return count
-            }
-            guard (1..<9).contains(next) else { return }
-            await server.serverUpdate(id: String(format: "r%04d", 79 + next), table: "TodoItem", fields: ["edited": true])
+        let edited = await Self.editBeforeEachRead(probe, fields: ["edited": true]) { read in
+            (1..<9).contains(read) ? String(format: "r%04d", 79 + read) : nil
         }
         let store = try await kind.makeStore()
         let context = SyncContext(dataSource: store.dataSource, remote: probe)
@@ -123,15 +126,7 @@ struct PullAheadTests {
         let remote = InMemoryRemote(pageSize: 20)
         await remote.seed((0..<200).map { ["id": .string(String(format: "r%04d", $0)), "flag": false] }, table: "TodoItem")
         let probe = ProbingRemote(remote)
-        let reads = LockedValue(0)
-        await probe.changeRowsBeforeEachRead { server in
-            let read = reads.withLock { count in
-                defer { count += 1 }
-                return count
-            }
-            guard read < 8 else { return }
-            await server.serverUpdate(id: String(format: "r%04d", read * 2), table: "TodoItem", fields: ["flag": true])
-        }
+        await Self.editBeforeEachRead(probe, fields: ["flag": true]) { read in read < 8 ? String(format: "r%04d", read * 2) : nil }
         let store = InMemoryDataSource()
         var settings = PullSettings(pageSize: 20)
         settings.maximumConcurrentRequests = inFlight
