@@ -4,7 +4,7 @@ import OfflineSync
 /// `journal-crash-child bases <directory> <baseURL> <v2|v3> <seed>`: a device killed while it edits items it pulled.
 ///
 /// Opens the store (`.always`), pulls table "Base" (items the server holds), then loops: an update of one of its items
-/// (a new text), printed `ack update <id>` once it returned, and after every third update a push with four in flight
+/// (a new text), printed `ack update <id>` once it returned, and after every third update a push with eight in flight
 /// (`push ok|failed`), now and then a pull. Every pending update keeps its base; the test checks, after each kill, that
 /// each base is a copy the server stored. It never ends by itself.
 enum BaseChild {
@@ -29,7 +29,7 @@ enum BaseChild {
             try await items.update(item)
             output("ack update \(item["id"]?.stringValue ?? "?")")
             if counter % 3 == 0 {
-                do { try await context.push(settings: PushSettings(maximumConcurrentRequests: 4)); output("push ok") }
+                do { try await context.push(settings: PushSettings(maximumConcurrentRequests: 8)); output("push ok") }
                 catch { output("push failed \(error)") }
             }
             if counter % 10 == 0 {

@@ -9,6 +9,9 @@ import OfflineSyncTesting
 /// never the device's own unpushed content; at the end one push drains the queue.
 @Suite(.serialized)
 struct KilledBaseProcessTests {
+    /// Kills per dialect; `OFFLINESYNC_SOAK=<kills>` runs more.
+    static let rounds = ProcessInfo.processInfo.environment["OFFLINESYNC_SOAK"].flatMap { Int($0) }.map { max($0, 10) } ?? 10
+
     @Test(arguments: [APIVersion.v2, .v3])
     func basesSurviveKillsAndAreServerCopies(_ apiVersion: APIVersion) async throws {
         let server = try TableProtocolServer(version: apiVersion, responseDelay: .milliseconds(2))
@@ -18,7 +21,7 @@ struct KilledBaseProcessTests {
         defer { directory.remove() }
         var generator = SplitMix64(seed: apiVersion == .v2 ? 11 : 12)
         var checked = 0
-        for round in 0..<10 {
+        for round in 0..<Self.rounds {
             let child = try CrashChild(["bases", directory.storePath, server.baseURL.absoluteString,
                                         apiVersion == .v2 ? "v2" : "v3", "\(round)"])
             let wanted = Int.random(in: 3...30, using: &generator)

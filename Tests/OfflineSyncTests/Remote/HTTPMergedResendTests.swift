@@ -37,6 +37,18 @@ struct HTTPMergedResendTests {
         try await context.table("T").update(item)
     }
 
+    /// Devices A (with `handlerOfA`) and B, both having pulled item `x`, once B added tag 2 and pushed it.
+    static func deviceBAddedTag2(_ server: TableProtocolServer, _ version: APIVersion,
+                                 handlerOfA: any ConflictHandler) async throws -> (SyncContext, SyncContext) {
+        let deviceA = SyncContext(dataSource: InMemoryDataSource(), remote: remote(server, version), conflictHandler: handlerOfA)
+        let deviceB = SyncContext(dataSource: InMemoryDataSource(), remote: remote(server, version))
+        try await deviceA.table("T").pull()
+        try await deviceB.table("T").pull()
+        try await setTags([2], on: deviceB)
+        _ = try await deviceB.push()
+        return (deviceA, deviceB)
+    }
+
     /// Device B adds tag 2 and pushes; device A adds tag 1 to its stale copy and pushes, meets the 412, merges {1, 2},
     /// and the merged resend lands but its answer and every retry's answer are lost. A's next push must not send its
     /// pre-merge content over the merged row (which erased tag 2 before): the row keeps {1, 2} everywhere.
@@ -49,14 +61,7 @@ struct HTTPMergedResendTests {
         let handler = TagUnion {
             if dropping.withLock({ $0 }) { server.dropWriteAnswers(every: 1) }
         }
-        let deviceA = SyncContext(dataSource: InMemoryDataSource(), remote: Self.remote(server, version), conflictHandler: handler)
-        let deviceB = SyncContext(dataSource: InMemoryDataSource(), remote: Self.remote(server, version))
-        try await deviceA.table("T").pull()
-        try await deviceB.table("T").pull()
-
-        try await Self.setTags([2], on: deviceB)
-        _ = try await deviceB.push()
-
+        let (deviceA, deviceB) = try await Self.deviceBAddedTag2(server, version, handlerOfA: handler)
         try await Self.setTags([1], on: deviceA)
         await #expect(throws: PushError.self) { _ = try await deviceA.push() }
         #expect(TagUnion.tags(server.rows("T")["x"]) == [1, 2], "the merged resend landed; only its answers were lost")
@@ -88,14 +93,8 @@ struct HTTPMergedResendTests {
             _ = try? await context.table("T").update(local)
             server.dropWriteAnswers(every: 1)
         }
-        let contextA = SyncContext(dataSource: InMemoryDataSource(), remote: Self.remote(server, version), conflictHandler: handler)
+        let (contextA, _) = try await Self.deviceBAddedTag2(server, version, handlerOfA: handler)
         deviceA.withLock { $0 = contextA }
-        let deviceB = SyncContext(dataSource: InMemoryDataSource(), remote: Self.remote(server, version))
-        try await contextA.table("T").pull()
-        try await deviceB.table("T").pull()
-        try await Self.setTags([2], on: deviceB)
-        _ = try await deviceB.push()
-
         try await Self.setTags([1], on: contextA)
         await #expect(throws: PushError.self) { _ = try await contextA.push() }
         #expect(TagUnion.tags(try await contextA.table("T").read(id: "x")) == [1, 3], "the user's edit is kept locally")
