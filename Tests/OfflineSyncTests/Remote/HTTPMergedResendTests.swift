@@ -108,9 +108,9 @@ struct HTTPMergedResendTests {
 
     /// Two devices add tags to the same two items in turn, each pushing (and now and then pulling) through a server
     /// that refuses one request in seven with 503, loses one answer in five after acting (a 503 instead), and closes
-    /// the connection instead of answering one write in four; the remotes do not retry, so a lost answer reaches the
-    /// engine. Once the faults stop and both devices sync, every tag either device added is on the server and on both
-    /// devices.
+    /// the connection instead of answering one write in four; pushes keep eight requests in flight, and the remotes do
+    /// not retry, so a lost answer reaches the engine. Once the faults stop and both devices sync, every tag either
+    /// device added is on the server and on both devices.
     @Test(arguments: [APIVersion.v2, .v3], [UInt64(7), 1_234])
     func twoDevicesMergingUnderLostAnswersLoseNoTag(_ version: APIVersion, _ seed: UInt64) async throws {
         let server = try TableProtocolServer(version: version)
@@ -130,14 +130,14 @@ struct HTTPMergedResendTests {
             item["tags"] = TagUnion.value(TagUnion.tags(item).union([Int64(round)]))
             try await device.table("T").update(item)
             added[id, default: []].insert(Int64(round))
-            _ = try? await device.push()
+            _ = try? await device.push(settings: PushSettings(maximumConcurrentRequests: 8))
             if round % 5 == 4 { try? await device.table("T").pull() }
         }
         server.inject(nil)
         server.dropWriteAnswers(every: nil)
         for _ in 0..<3 {
             for device in devices {
-                _ = try? await device.push()
+                _ = try? await device.push(settings: PushSettings(maximumConcurrentRequests: 8))
                 try? await device.table("T").pull()
             }
         }
