@@ -1,4 +1,5 @@
-import OfflineSync
+import OfflineSyncCore
+import OfflineSyncStore
 
 /// A broken promise of a protocol implementation, found by a conformance check.
 public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {

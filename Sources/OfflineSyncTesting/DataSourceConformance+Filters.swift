@@ -1,4 +1,5 @@
-import OfflineSync
+import OfflineSyncCore
+import OfflineSyncStore
 
 extension DataSourceConformance {
     /// Items of table "F" used by the filter checks: every kind of value in field `v`.

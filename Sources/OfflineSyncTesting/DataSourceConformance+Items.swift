@@ -1,4 +1,5 @@
-import OfflineSync
+import OfflineSyncCore
+import OfflineSyncStore
 
 extension DataSourceConformance {
     static let itemChecks: [Check] = [

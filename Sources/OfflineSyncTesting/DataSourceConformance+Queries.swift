@@ -1,4 +1,5 @@
-import OfflineSync
+import OfflineSyncCore
+import OfflineSyncStore
 
 extension DataSourceConformance {
     /// Items of table "Q" used by the query checks.

@@ -1,4 +1,5 @@
-public import OfflineSync
+import OfflineSyncCore
+public import OfflineSyncStore
 
 /// A reusable check that a ``SyncContextDataSource`` keeps every promise of the protocol.
 ///

@@ -1,9 +1,10 @@
+public import OfflineSyncCore
+import OfflineSyncStore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import OfflineSync
 
 extension InMemoryRemote {
     /// Adds rows as the server's own data (not logged as requests). Missing system fields are assigned:

@@ -1,4 +1,5 @@
-import OfflineSync
+import OfflineSyncCore
+import OfflineSyncStore
 
 /// A table's rows in a read's order, with what lets an incremental pull's page start near its first match
 /// instead of testing every earlier row.

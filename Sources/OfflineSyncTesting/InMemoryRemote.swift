@@ -1,9 +1,10 @@
+public import OfflineSyncCore
+import OfflineSyncStore
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import OfflineSync
 
 /// An in-process back end with the reference server's table semantics, for unit tests of code that syncs.
 ///

@@ -1,4 +1,5 @@
-public import OfflineSync
+public import OfflineSyncCore
+import OfflineSyncStore
 
 /// The four calls of ``SyncRemote``, for fault injection and the request log of ``InMemoryRemote``.
 public enum RemoteMethod: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
-package import OfflineSync
+package import OfflineSyncCore
+package import OfflineSyncStore
 
 /// The query shapes apps write beside W5's, over the benchmark's records with the indexes `(complete, updatedAt)`
 /// and `(priority)`: each one a metric of the bench, answered from the indexes.

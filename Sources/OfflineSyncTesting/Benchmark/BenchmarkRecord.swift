@@ -1,4 +1,5 @@
-package import OfflineSync
+package import OfflineSyncCore
+import OfflineSyncStore
 
 /// One record of the store benchmark (table `TodoItem`).
 package struct BenchmarkRecord: Sendable, Hashable {

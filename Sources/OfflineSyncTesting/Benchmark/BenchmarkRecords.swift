@@ -1,4 +1,5 @@
-import OfflineSync
+import OfflineSyncCore
+package import OfflineSyncStore
 
 /// The store benchmark's deterministic data: records 0, 1, 2, … of a SplitMix64 stream seeded with 42, and
 /// W6's lookup sequence (seed 6), exactly as the store benchmark specifies them.
@@ -14,6 +15,8 @@ package enum BenchmarkRecords {
     package static let lookupSeed: UInt64 = 6
     /// The table every record belongs to.
     package static let table = "TodoItem"
+    /// The index every store of W3 to W8 is opened with: `(complete, updatedAt)`, which serves W5's query.
+    package static let indexes = [IndexDefinition(table: table, fields: ["complete", "updatedAt"])]
 
     /// The eight 17-character phrases that end each record's `text`.
     package static let phrases = [

@@ -1,3 +1,5 @@
+import OfflineSyncCore
+import OfflineSyncStore
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny, fast, deterministic 64-bit generator.
 ///
 /// The store benchmark draws every record and every lookup from it, so that OfflineSync's bench and the

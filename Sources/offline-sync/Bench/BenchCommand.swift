@@ -29,12 +29,6 @@ enum BenchCommand {
             return 2
         }
         do {
-            if let directory = options.memoryProbeDirectory {
-                let figures = try await MemoryProbeChild.measure(
-                    directory: URL(fileURLWithPath: directory), factory: storeFactory(options), sizes: BenchSizes(quick: options.quick, scale: options.scale))
-                writeStandardOutput(figures.jsonLine)
-                return 0
-            }
             let report = BenchReport(json: options.json, output: writeStandardOutput)
             let runner = try BenchRunner(
                 options: options, factory: storeFactory(options), report: report, memoryProbe: ChildProcessMemoryProbe(),

@@ -18,7 +18,7 @@ enum BenchFailure: Error, Sendable, CustomStringConvertible {
         case .notFinite(let metric):
             "The metric \(metric) is not a finite number; the timed region was probably empty, so check the sizes."
         case .memoryProbe(let detail):
-            "W7's measuring process failed: \(detail). Run it alone with `offline-sync bench --w7-child DIR` to see why."
+            "W7's measuring process failed: \(detail). Run it alone with `journal-memory-probe DIR` (beside offline-sync) to see why."
         }
     }
 }

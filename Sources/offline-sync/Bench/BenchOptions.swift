@@ -34,8 +34,6 @@ struct BenchOptions: Sendable, Equatable {
     var suite = Suite.store
     /// Where the journal store writes and syncs (`JournalOptions.writeThread`).
     var writeThread = JournalWriteThread.shared
-    /// Internal: run as W7's measuring process on the store in this directory.
-    var memoryProbeDirectory: String?
 
     static let usage = """
         usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries|writes]
@@ -91,7 +89,6 @@ struct BenchOptions: Sendable, Equatable {
                 case "dedicated": options.writeThread = .dedicated
                 case let other: throw BenchUsageError(message: "unknown write thread '\(other)'; use shared or dedicated")
                 }
-            case "--w7-child": options.memoryProbeDirectory = try value(for: argument)
             default: throw BenchUsageError(message: "unknown argument '\(argument)'")
             }
             index += 1

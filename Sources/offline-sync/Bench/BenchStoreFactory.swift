@@ -21,7 +21,7 @@ struct BenchStore: Sendable {
 }
 
 /// The index every store of W3 to W7 is opened with (the workload definition compare.sh also follows).
-let benchIndexes = [IndexDefinition(table: "TodoItem", fields: ["complete", "updatedAt"])]
+let benchIndexes = BenchmarkRecords.indexes
 
 /// Opens the store under test; the bench is written against this, so the store is chosen in one place
 /// (``BenchCommand/storeFactory(_:)``).

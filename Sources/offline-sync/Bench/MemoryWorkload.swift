@@ -2,7 +2,7 @@ import Foundation
 import OfflineSync
 import OfflineSyncTesting
 
-/// What W7's measuring process reports: the records it loaded and its resident set in KiB.
+/// What W7's measuring process (`journal-memory-probe`) reports: the records it loaded and its resident set in KiB.
 struct MemoryFigures: Sendable, Equatable {
     /// How many records the opened store held.
     var records: Int
@@ -11,14 +11,8 @@ struct MemoryFigures: Sendable, Equatable {
     /// `VmRSS` at the start, before opening; nil where there is no procfs.
     var baseKiB: Double?
 
-    /// `{"records":100000,"peak_kib":59392,"base_kib":17408}`: the child's one line of output.
-    var jsonLine: String {
-        var object: JSONObject = ["records": .int(Int64(records)), "peak_kib": .double(peakKiB)]
-        if let baseKiB { object["base_kib"] = .double(baseKiB) }
-        return JSONValue.object(object).jsonString(sortedKeys: true)
-    }
-
-    /// The figures from the child's output, or nil when it is not such a line.
+    /// The figures from the probe's one line of output, `{"base_kib":17408,"peak_kib":59392,"records":100000}`, or nil
+    /// when it is not such a line.
     init?(jsonLine: some Collection<UInt8>) {
         guard case .object(let object)? = try? JSONValue(parsing: jsonLine),
               case .int(let records)? = object["records"], let peak = object["peak_kib"]?.number
@@ -39,17 +33,25 @@ protocol MemoryProbe: Sendable {
     func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures
 }
 
-/// W7 as the workload definition specifies it: a fresh child process re-executing this binary with `bench --w7-child DIR`, so
-/// that its peak resident set is the loaded store's, not W3's or W4's.
+/// W7 as the workload definition specifies it, in a fresh process so that its peak resident set is the loaded
+/// store's, not W3's or W4's: `journal-memory-probe`, built beside this binary, which links only the journal store and
+/// the layers below it (no HTTP transport, no Foundation networking), as an app's own store tool would.
 struct ChildProcessMemoryProbe: MemoryProbe {
+    /// The probe's path: beside the running executable.
+    static var executableURL: URL {
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+            .deletingLastPathComponent().appendingPathComponent("journal-memory-probe")
+    }
+
     func measure(directory: URL, sizes: BenchSizes) async throws -> MemoryFigures {
-        guard sizes == BenchSizes(quick: sizes.divisor == 10, scale: sizes.scale) else {
-            throw BenchFailure.memoryProbe(detail: "the child process knows only the full and the --quick sizes, with a scale")
+        let probe = Self.executableURL
+        guard FileManager.default.isExecutableFile(atPath: probe.path) else {
+            throw BenchFailure.memoryProbe(
+                detail: "\(probe.path) is missing; `swift build --product offline-sync` builds it beside offline-sync")
         }
         let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["bench", "--w7-child", directory.path] + (sizes.divisor == 10 ? ["--quick"] : [])
-            + (sizes.scale == 1 ? [] : ["--scale", String(sizes.scale)])
+        process.executableURL = probe
+        process.arguments = [directory.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -72,7 +74,7 @@ struct InProcessMemoryProbe: MemoryProbe {
     }
 }
 
-/// The body of W7's measuring process.
+/// W7's measurement in the calling process (the tests of the bench run it so).
 enum MemoryProbeChild {
     /// Opens the store in `directory`, loading every record as W4 does, and reads the peak resident set while the
     /// store is still open. A store that does not persist across processes is filled with W3's records first. The

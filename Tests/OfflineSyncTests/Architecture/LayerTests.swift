@@ -1,46 +1,45 @@
 import Foundation
 import Testing
 
-/// The library's folders are layers (Docs/Architecture.md, "Layers"): a folder may use the types of the folders it
-/// builds on, never those of a higher one. Checked on the source text: the top-level types each folder declares,
-/// and the words of every other folder's code (comments and string literals left out).
+/// The library's layers are SwiftPM targets, so the compiler refuses a lower layer that uses a higher one. These tests
+/// keep what the compiler cannot see true: Docs/Architecture.md's table of modules is the dependency graph of
+/// `Package.swift`, the engine names no concrete store, and only the HTTP module loads Foundation's networking.
 struct LayerTests {
-    /// Each folder of `Sources/OfflineSync` and the folders it may use.
-    static let allowed: [String: Set<String>] = [
-        "Concurrency": [],
-        "Values": ["Concurrency"],
-        "Query": ["Concurrency", "Values"],
-        "Model": ["Concurrency", "Values", "Query"],
-        "DataSource": ["Concurrency", "Values", "Query", "Model"],
-        "Journal": ["Concurrency", "Values", "Query", "Model", "DataSource"],
-        "Remote": ["Concurrency", "Values", "Query", "Model"],
-        "Engine": ["Concurrency", "Values", "Query", "Model", "DataSource", "Remote"],
-        "Presentation": ["Concurrency", "Values", "Query", "Model", "DataSource", "Remote", "Engine"],
-        "Scheduling": ["Concurrency", "Values", "Query", "Model", "DataSource", "Remote", "Engine"],
-    ]
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Concrete stores and remotes the engine must not know, though their folders' protocols it may use.
-    static let engineMustNotUse: Set<String> = ["HTTPRemote", "InMemoryDataSource", "TableSet"]
-
-    static var library: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/OfflineSync")
-    }
-
-    static func swiftFiles(in folder: String) throws -> [URL] {
-        let directory = library.appendingPathComponent(folder)
-        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "swift" }
-    }
-
-    /// The top-level types a file declares.
-    static func declarations(in text: String) -> Set<String> {
-        let pattern = #/^(?:(?:public|package|internal|private|fileprivate|final|indirect|nonisolated) )*(?:struct|enum|class|actor|protocol|typealias) ([A-Za-z_][A-Za-z0-9_]*)/#
-        var names: Set<String> = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if let match = line.firstMatch(of: pattern) { names.insert(String(match.1)) }
+    /// Each target of `Package.swift` and the targets it depends on.
+    static func packageTargets() throws -> [String: Set<String>] {
+        let manifest = try String(contentsOf: repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = #/\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+)"(?:,\s*dependencies: \[([^\]]*)\])?/#
+        var targets: [String: Set<String>] = [:]
+        for match in manifest.matches(of: target) {
+            let dependencies = (match.2.map(String.init) ?? "").matches(of: #/"([^"]+)"/#).map { String($0.1) }
+            targets[String(match.1)] = Set(dependencies)
         }
-        return names
+        return targets
+    }
+
+    /// Each row of Docs/Architecture.md's "Modules" table: the module and the modules it says it depends on.
+    static func documentedModules() throws -> [String: Set<String>] {
+        let architecture = try String(contentsOf: repository.appendingPathComponent("Docs/Architecture.md"), encoding: .utf8)
+        guard let start = architecture.range(of: "## Modules\n") else { return [:] }
+        var modules: [String: Set<String>] = [:]
+        for line in architecture[start.upperBound...].split(separator: "\n").prefix(while: { !$0.hasPrefix("## ") }) {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 5, let name = cells[1].firstMatch(of: #/^`([^`]+)`$/#)?.1 else { continue }
+            modules[String(name)] = Set(cells[cells.count - 2].matches(of: #/`([^`]+)`/#).map { String($0.1) })
+        }
+        return modules
+    }
+
+    /// The Swift files under `Sources/<module>`, with their paths relative to it.
+    static func swiftFiles(of module: String) throws -> [(path: String, text: String)] {
+        let root = repository.appendingPathComponent("Sources/\(module)")
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        return try walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map {
+            ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
+        }
     }
 
     /// The identifiers of a file's code, without comments and string literals.
@@ -55,58 +54,51 @@ struct LayerTests {
         return words
     }
 
-    @Test func everyFolderOfTheLibraryIsALayer() throws {
-        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.library.path)
-            .filter { !$0.hasSuffix(".swift") && !$0.hasSuffix(".docc") }
-        #expect(Set(folders) == Set(Self.allowed.keys))
+    @Test func theArchitectureDocumentListsEveryTargetWithItsDependencies() throws {
+        let targets = try Self.packageTargets()
+        #expect(targets["OfflineSyncStore"] == ["OfflineSyncCore"], "the manifest's targets were read")
+        #expect(try Self.documentedModules() == targets.filter { !$0.key.hasSuffix("Tests") })
     }
 
-    @Test func noFolderUsesATypeOfAHigherLayer() throws {
-        var declaredBy: [String: String] = [:]
-        for folder in Self.allowed.keys {
-            for file in try Self.swiftFiles(in: folder) {
-                for name in Self.declarations(in: try String(contentsOf: file, encoding: .utf8)) { declaredBy[name] = folder }
-            }
+    @Test func everyFolderOfSourcesIsATarget() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("Sources").path)
+        #expect(Set(folders) == Set(try Self.packageTargets().keys.filter { !$0.hasSuffix("Tests") }))
+    }
+
+    @Test func noLayerDependsOnAHigherOne() throws {
+        let order = ["OfflineSyncCore", "OfflineSyncStore", "OfflineSyncJournal", "OfflineSyncHTTP", "OfflineSyncEngine", "OfflineSync"]
+        let targets = try Self.packageTargets()
+        for (rank, module) in order.enumerated() {
+            let dependencies = try #require(targets[module])
+            #expect(dependencies.isSubset(of: order[..<rank]), "\(module) depends on \(dependencies)")
         }
-        #expect(declaredBy["ItemID"] == "Model" && declaredBy["JournalDataSource"] == "Journal", "the scan sees the declarations")
-        for (folder, allowed) in Self.allowed {
-            for file in try Self.swiftFiles(in: folder) {
-                let words = Self.words(in: try String(contentsOf: file, encoding: .utf8))
-                for word in words {
-                    guard let owner = declaredBy[word], owner != folder else { continue }
-                    #expect(allowed.contains(owner), "\(folder)/\(file.lastPathComponent) uses \(word) of \(owner)")
-                }
-                if folder == "Engine" {
-                    for word in words.intersection(Self.engineMustNotUse) {
-                        Issue.record("Engine/\(file.lastPathComponent) uses the concrete \(word)")
-                    }
-                }
+        #expect(targets["OfflineSyncEngine"]?.contains("OfflineSyncJournal") == false)
+        #expect(targets["OfflineSyncEngine"]?.contains("OfflineSyncHTTP") == false)
+        #expect(targets["OfflineSyncJournal"]?.contains("OfflineSyncHTTP") == false)
+    }
+
+    /// The engine reaches a store through `SyncContextDataSource` only: its module imports the store layer for that
+    /// protocol, which also declares the in-memory store and the table engine.
+    @Test func theEngineNamesNoConcreteStore() throws {
+        for file in try Self.swiftFiles(of: "OfflineSyncEngine") {
+            for word in Self.words(in: file.text).intersection(["InMemoryDataSource", "TableSet", "ItemTable"]) {
+                Issue.record("OfflineSyncEngine/\(file.path) uses the concrete \(word)")
             }
         }
     }
 
-    /// The files that load Foundation proper on Linux (URLSession, `DateFormatter`), with ICU, libcurl and their
-    /// libraries: the HTTP transport. Every other file imports FoundationEssentials (Foundation only where that
-    /// module is missing), so moving these files to their own module would leave a library whose processes start
-    /// about 13 MiB smaller (Docs/Performance.md, W7).
-    static let foundationProperFiles: Set<String> = [
-        "Remote/DeadlineExchange.swift", "Remote/FreshConnectionWrites.swift", "Remote/HTTPRemote.swift",
-        "Remote/HTTPRemote+Sending.swift", "Remote/HTTPRequestEvent.swift", "Remote/HTTPRetryPolicy.swift",
-        "Remote/TransportPolicy.swift",
-    ]
-
-    @Test func onlyTheHTTPTransportImportsFoundationProper() throws {
+    /// Foundation proper on Linux loads ICU, libcurl and their libraries: only the HTTP transport may import it, so
+    /// that a tool linking only the store starts without them (`StoreOnlyProcessTests`).
+    @Test func onlyTheHTTPModuleImportsFoundationProper() throws {
         let pattern = #/^(?:(?:public|package|internal|@preconcurrency) )*import (?:Foundation|FoundationNetworking)$/#
-        var importing: Set<String> = []
-        for folder in Self.allowed.keys {
-            for file in try Self.swiftFiles(in: folder) {
+        for module in ["OfflineSyncCore", "OfflineSyncStore", "OfflineSyncJournal", "OfflineSyncEngine"] {
+            for file in try Self.swiftFiles(of: module) {
                 var previous = ""
-                for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
-                    if line.wholeMatch(of: pattern) != nil, previous != "#else" { importing.insert("\(folder)/\(file.lastPathComponent)") }
+                for line in file.text.split(separator: "\n") {
+                    if line.wholeMatch(of: pattern) != nil, previous != "#else" { Issue.record("\(module)/\(file.path) imports \(line)") }
                     previous = String(line)
                 }
             }
         }
-        #expect(importing == Self.foundationProperFiles, "import FoundationEssentials outside the HTTP transport")
     }
 }

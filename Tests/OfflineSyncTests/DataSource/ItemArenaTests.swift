@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// The chunked arena must hand back every text as appended, across chunk ends, for texts larger than a chunk, and
 /// for a copy taken midway (as a compaction takes one) while the original keeps growing.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Ids of printable ASCII are judged in one pass over their bytes; the verdict, message included, must be the one
 /// the scalar-by-scalar rules give for every id.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Ids are compared by their keys without building them (``ItemID/haveSameKey(_:_:)``, ``ItemID/hasKey(_:_:)``,
 /// ``ItemTable/find(id:)``), which must agree with comparing ``ItemID/key(_:)`` for every id.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// The compact item storage must behave as a dictionary from key to item under any sequence of upserts and
 /// removals, including the reclaiming of garbage and items loaded packed from a snapshot.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Index entries compare their encoded bytes instead of the values: the byte order must be the total sort order
 /// of the local query rules, value for value, for every kind and at the edges of the number types.

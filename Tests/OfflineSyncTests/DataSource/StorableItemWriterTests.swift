@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// The journal checks a batch while writing it: the writer must write what `JSONWriter` writes and refuse exactly
 /// what `StoreChange.validate` refuses, with the same error.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Opening a store loads the snapshot's items packed, with keys computed while parsing (`TableSet.load`); the
 /// tables and their indexes must come out exactly as `apply` of the same upserts makes them.

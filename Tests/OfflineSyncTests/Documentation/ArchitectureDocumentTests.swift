@@ -9,7 +9,7 @@ struct ArchitectureDocumentTests {
 
     @Test func everyFileOfTheEngineIsDescribed() throws {
         let architecture = try String(contentsOf: Self.repository.appendingPathComponent("Docs/Architecture.md"), encoding: .utf8)
-        let engine = Self.repository.appendingPathComponent("Sources/OfflineSync/Engine")
+        let engine = Self.repository.appendingPathComponent("Sources/OfflineSyncEngine/Engine")
         let files = try FileManager.default.contentsOfDirectory(atPath: engine.path).filter { $0.hasSuffix(".swift") }
         #expect(files.count > 10, "the engine's folder was not found at \(engine.path)")
         let undescribed = files.filter { !architecture.contains("`\($0)`") }.sorted()

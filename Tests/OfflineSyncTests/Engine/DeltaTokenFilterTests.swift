@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 import OfflineSyncTesting
 
 /// A delta token is valid only for the filter it was stored with: a changed filter under the same query id pulls

@@ -1,6 +1,11 @@
 import Testing
 import Foundation
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// What a typed write takes from the stored item: system properties, the fields its model does not declare, and `null`
 /// for a declared field it left `nil`.

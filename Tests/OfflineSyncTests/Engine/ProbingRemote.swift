@@ -1,5 +1,10 @@
 import Foundation
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 import OfflineSyncTesting
 
 /// A back end in front of an ``InMemoryRemote`` for tests of sync with several requests in flight: it counts the

@@ -4,7 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 import OfflineSyncTesting
 
 /// Concurrent writers (single writes and `write` batches) across two tables while push and pull loop against a

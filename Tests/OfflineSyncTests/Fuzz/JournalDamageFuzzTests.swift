@@ -1,7 +1,12 @@
 import Foundation
 import OfflineSyncTesting
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Random damage to a real store (bit flips, truncations, inserted bytes, duplicated and spliced records, swapped
 /// and deleted files), seeded: open gives a committed prefix of the batches or a typed error, `verify` agrees with

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Seeded random tables and queries answered with indexes, without them, and by `Query.evaluate`: the answers must
 /// hold the same items, in the same order wherever `orderBy` decides it.

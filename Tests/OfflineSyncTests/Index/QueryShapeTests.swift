@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// The query shapes apps write beside the W5 one, each answered from the indexes `(complete, updatedAt)` and
 /// `(priority)` (the benchmark's) and checked against the same table without indexes: same items, same order, same

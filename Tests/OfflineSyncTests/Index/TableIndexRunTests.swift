@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// An index keeps its latest entries in a run beside the main list and folds the run in once it reaches its share:
 /// reads, removals and snapshots must see one index whatever is still in the run.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// An index's entries must stay in order through any sequence of changes, whether placed one at a time or merged,
 /// and through the rewrites that lay its bytes out in entry order again.

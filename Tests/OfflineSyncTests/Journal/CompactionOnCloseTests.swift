@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Closing a store whose journal holds 1 MiB or more compacts it (as SQLite checkpoints its log on the last
 /// close), so the next open reads one snapshot; nothing is lost either way.

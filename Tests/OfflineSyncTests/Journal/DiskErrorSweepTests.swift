@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// ENOSPC, EIO and EDQUOT at every changing file operation and every file open of a workload (open, applies, a
 /// compaction and its manifest switches, close), one at a time: the failing call throws a typed ``JournalError``

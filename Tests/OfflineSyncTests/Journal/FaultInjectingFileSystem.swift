@@ -1,5 +1,10 @@
 import Foundation
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// A ``FileSystem`` over the real one that counts calls and injects failures: an errno for the next matching
 /// calls, short writes, and a "crash" after a number of changing operations (every later call fails, and a write

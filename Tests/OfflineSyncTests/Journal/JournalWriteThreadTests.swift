@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// ``JournalWriteThread/dedicated``: a write held up by the disk holds the store's own thread, not the store.
 struct JournalWriteThreadTests {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// `repair` of a store whose manifest (`CURRENT`) is damaged or gone: found by the damage fuzz, where such stores
 /// could not be repaired and so never opened again.

@@ -1,6 +1,11 @@
 import Foundation
 import OfflineSyncTesting
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// A ``FileSystem`` over the real one that remembers what the disk has made durable, so that a test can cut the
 /// power at any changing operation and see a disk as it could be afterwards.

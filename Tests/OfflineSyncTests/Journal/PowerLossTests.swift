@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Power loss at every changing file operation of a workload (applies, a compaction and its manifest switches,
 /// close) in each durability with one writer, with applies whose durability is deferred, and under group commit

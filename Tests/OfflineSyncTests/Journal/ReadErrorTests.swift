@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// A file of the store that cannot be read (EIO, EACCES, …) is a failing disk, not damage, and a file of a newer
 /// format is a newer OfflineSync's: open, verify and repair throw the error and change nothing, so that no repair

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// The snapshot is read a block of lines at a time: items on both sides of every block boundary, a line longer
 /// than a block, several tables (one empty, one of items with other keys) and a repeated id all come back as

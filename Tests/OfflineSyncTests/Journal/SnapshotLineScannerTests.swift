@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// A large snapshot's first pass scans its second half on another core, from a line whose state (inside a table
 /// or not) it does not know: for every line it may start at, the result must be exactly that of one scan from the

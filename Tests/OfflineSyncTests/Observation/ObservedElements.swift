@@ -1,4 +1,9 @@
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Consumes an observation stream in a task of its own and keeps every element, for tests to wait on.
 actor ObservedElements<Element: Sendable> {

@@ -4,7 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// The canonical form of a filter (what delta tokens are keyed by): equal for equal filters, different whenever a
 /// field, operator, literal, literal type or the structure differs, and written in no wire dialect.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// `HTTPRemote(authentication:)` against the loopback server: tokens asked before requests, one refresh on a 401,
 /// shared by concurrent requests, and never in a message.

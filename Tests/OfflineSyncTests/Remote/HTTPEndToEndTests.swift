@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// `HTTPRemote` against a real HTTP/1.1 server on 127.0.0.1 (``TableProtocolServer``), over real sockets.
 @Suite(.serialized)

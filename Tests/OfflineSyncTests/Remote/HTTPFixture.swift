@@ -1,5 +1,10 @@
 import Foundation
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// A recorded exchange kept as JSON under `Fixtures/http/`: a call on ``HTTPRemote``, the requests it must
 /// send, canned answers, and the result or error it must produce. `{base}` in the file is the stub's base URL and

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Replays every fixture in `Fixtures/http/` through a `URLProtocol` stub: the requests sent must match
 /// exactly (method, path, the set of query pairs, the protocol headers, the body) and the call must produce the

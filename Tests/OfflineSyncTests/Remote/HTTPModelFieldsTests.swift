@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// An older app version's model, over HTTP in both dialects: a typed update keeps the fields the model does not know,
 /// locally and on the server (v2 `PATCH` and v3 `PUT` alike), and a declared field set to `nil` is cleared on the server

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Two answers of the real Node server (azure-mobile-apps 3.0.0) that used to leave the client stuck, as the loopback
 /// server gives them with `nodeAnswers`.

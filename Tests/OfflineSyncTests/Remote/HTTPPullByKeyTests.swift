@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// An incremental pull over HTTP, in both dialects, pages by key: rows that share one `updatedAt` and change on the
 /// server between page requests are neither skipped nor left stale.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Redirects: `URLSession` copies every header, the token included, to whatever origin a `Location` names, so
 /// `HTTPRemote` follows a redirect only within the same origin.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Retries of transient failures: the pure policy with exact waits, and `HTTPRemote` on a stub server with a
 /// recorded, never sleeping wait.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// Two devices over HTTP, in both dialects, each with nothing but `ThreeWayMerge()`: edits of different fields from one
 /// base both survive (a v3 `PUT` sends the whole merged item).

@@ -1,5 +1,10 @@
 import Testing
-@testable import OfflineSync
+@testable import OfflineSyncCore
+@testable import OfflineSyncStore
+@testable import OfflineSyncJournal
+@testable import OfflineSyncHTTP
+@testable import OfflineSyncEngine
+import OfflineSync
 
 /// An object packed, from its value or from its text, decodes to what the JSON reader reads from its text, and
 /// its JSON text written back reads the same.

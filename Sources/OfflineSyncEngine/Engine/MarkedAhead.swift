@@ -1,0 +1,102 @@
+import OfflineSyncCore
+import OfflineSyncStore
+/// Operations a push marked attempted ahead of their turn, each with the operation as stored by the mark and the
+/// local item it was marked with, so that its turn need not read both from the store again.
+///
+/// A run of marks costs one `apply` (``SyncContext/markingAttempted(_:sending:upcoming:)``) and reads every
+/// operation of the run and its item; without this, each operation's turn read them a second time. An entry is
+/// dropped as soon as a transaction's changes touch the operation's row or its item (``forget(touchedBy:)``, called
+/// for every transaction of the engine), so an entry always holds what the store holds; the entries a transaction
+/// marks are staged and kept only after its own changes were followed (``rememberStaged()``).
+struct MarkedAhead {
+    /// An operation as its mark stored it, and its local item then (nil: none).
+    struct Entry: Sendable {
+        var operation: TableOperation
+        var item: JSONObject?
+    }
+
+    private var entries: [Int64: Entry] = [:]
+    /// The operations of each item; may name operations already taken. (An operation's own row is found by its id.)
+    private var byItem: [ItemKey: [Int64]] = [:]
+
+    /// Entries whose marks a transaction staged: kept by ``rememberStaged()`` once the transaction's changes were
+    /// followed (they touch the entries' own rows).
+    private var staged: [Entry] = []
+
+    /// Holds `entries`, whose marks the running transaction staged, until ``rememberStaged()``.
+    mutating func stage(_ entries: [Entry]) {
+        staged += entries
+    }
+
+    /// Drops the staged entries: their marks were not stored.
+    mutating func discardStaged() {
+        staged = []
+    }
+
+    /// Keeps the staged entries (after ``forget(touchedBy:)`` of the changes that store their marks).
+    mutating func rememberStaged() {
+        for entry in staged { remember(entry.operation, item: entry.item) }
+        staged = []
+    }
+
+    /// Keeps `operation`, just stored, with its local `item`.
+    mutating func remember(_ operation: TableOperation, item: JSONObject?) {
+        entries[operation.id] = Entry(operation: operation, item: item)
+        byItem[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
+    }
+
+    /// The entry of operation `id`, removed; nil when there is none (or it was dropped).
+    mutating func take(_ id: Int64) -> Entry? {
+        entries.removeValue(forKey: id)
+    }
+
+    /// The entry of operation `id`, left in place; nil when there is none.
+    func peek(_ id: Int64) -> Entry? {
+        entries[id]
+    }
+
+    /// Drops every entry, staged ones too.
+    mutating func removeAll() {
+        entries.removeAll()
+        byItem.removeAll()
+        staged = []
+    }
+
+    /// Drops the entries whose operation row or item `changes` write, delete or may delete.
+    mutating func forget(touchedBy changes: [StoreChange]) {
+        guard !entries.isEmpty else { return }
+        for change in changes {
+            switch change {
+            case .upsert(EngineTables.operations, let rows):
+                for row in rows {
+                    guard let rowID = row["id"]?.stringValue else { continue }
+                    guard forgetOperation(rowID: rowID) else { return removeAll() }
+                }
+            case .delete(EngineTables.operations, let rowIDs):
+                for rowID in rowIDs {
+                    guard forgetOperation(rowID: rowID) else { return removeAll() }
+                }
+            case .upsert(let table, let items):
+                for item in items { if let id = item["id"]?.stringValue { forget(ItemKey(table: table, itemId: id)) } }
+            case .delete(let table, let ids):
+                for id in ids { forget(ItemKey(table: table, itemId: id)) }
+            case .deleteAll(let table, _):
+                if table == EngineTables.operations { return removeAll() }
+                entries = entries.filter { $0.value.operation.table != table }
+            }
+        }
+    }
+
+    private mutating func forget(_ key: ItemKey) {
+        guard let ids = byItem.removeValue(forKey: key) else { return }
+        for id in ids { entries[id] = nil }
+    }
+
+    /// Drops the operation whose row id (``EngineTables/rowID(forOperation:)``) is `rowID`; false when `rowID`
+    /// names no operation id, so that the caller drops everything rather than keep what the change may touch.
+    private mutating func forgetOperation(rowID: String) -> Bool {
+        guard let id = Int64(rowID) else { return false }
+        entries[id] = nil
+        return true
+    }
+}

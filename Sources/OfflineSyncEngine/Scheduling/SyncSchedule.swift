@@ -1,0 +1,138 @@
+import OfflineSyncCore
+import OfflineSyncStore
+/// When ``SyncScheduler`` syncs, as a pure value: it takes events (a local write, connectivity, a request, the end
+/// of a sync) with the time they happened, and answers what to do next. Times are offsets on the scheduler's clock.
+///
+/// - A local write makes a sync due `debounce` after the last write, but never later than `maximumDelay` after the
+///   first write of a burst.
+/// - A sync that ends well makes the next one due `interval` later (none when `interval` is nil).
+/// - A sync that fails makes the next one due after a backoff that doubles with each failure in a row, from
+///   `initialBackoff` up to `maximumBackoff`.
+/// - A sync that fails as unauthorized parks the schedule: nothing runs until a sync is requested, or, when an
+///   authentication provider can be asked (`asksForCredentials`), until it yields a token: it is asked after the
+///   backoff, again and again.
+/// - While offline nothing runs; connectivity regained makes a sync due at once.
+struct SyncSchedule: Sendable, Hashable {
+    /// The timing rules.
+    struct Timing: Sendable, Hashable {
+        var debounce: Duration
+        var maximumDelay: Duration
+        var interval: Duration?
+        var initialBackoff: Duration
+        var maximumBackoff: Duration
+    }
+
+    /// What the scheduler does next.
+    enum Action: Sendable, Hashable {
+        /// Sync now.
+        case sync
+        /// Wait until this time, or until the next event.
+        case wait(until: Duration)
+        /// Wait for the next event.
+        case waitForEvent
+        /// Parked: ask the authentication provider for a token now.
+        case askForCredentials
+    }
+
+    let timing: Timing
+    /// Whether a parked schedule asks an authentication provider for a token after each backoff.
+    var asksForCredentials = false
+    private(set) var isReachable = true
+    private(set) var isParked = false
+    private(set) var isSyncing = false
+    /// Failures in a row.
+    private(set) var failures = 0
+    /// When the sync that local writes made due is due.
+    private var writeDue: Duration?
+    /// When the sync that a timer (interval, backoff) or a request made due is due.
+    private var timerDue: Duration?
+    /// When the first local write of the current burst happened.
+    private var burstStart: Duration?
+
+    /// A schedule whose first sync is due at `start`.
+    init(timing: Timing, start: Duration) {
+        self.timing = timing
+        self.timerDue = start
+    }
+
+    /// When the next sync is due; nil: none is.
+    var due: Duration? {
+        [writeDue, timerDue].compactMap { $0 }.min()
+    }
+
+    /// What to do at `now`.
+    func action(at now: Duration) -> Action {
+        guard isReachable, !isSyncing, let due else { return .waitForEvent }
+        guard due <= now else { return .wait(until: due) }
+        return isParked ? .askForCredentials : .sync
+    }
+
+    /// The provider gave no token at `now`: ask again after a longer backoff.
+    mutating func credentialsUnavailable(at now: Duration) {
+        failures += 1
+        timerDue = now + backoff(afterFailures: failures)
+    }
+
+    /// A local write happened. During a backoff it changes nothing: the backoff's sync takes it.
+    mutating func localWrite(at now: Duration) {
+        guard failures == 0, !isParked else { return }
+        let start = burstStart ?? now
+        burstStart = start
+        writeDue = min(now + timing.debounce, start + timing.maximumDelay)
+    }
+
+    /// Connectivity changed; regaining it makes a sync due at once.
+    mutating func reachability(_ reachable: Bool, at now: Duration) {
+        if reachable, !isReachable { timerDue = now }
+        isReachable = reachable
+    }
+
+    /// The app asked for a sync now (also after signing in again: it unparks the schedule and ends a backoff).
+    mutating func syncRequested(at now: Duration) {
+        isParked = false
+        failures = 0
+        timerDue = now
+    }
+
+    /// A sync starts: it takes every write made so far.
+    mutating func syncStarted() {
+        isSyncing = true
+        burstStart = nil
+        writeDue = nil
+        timerDue = nil
+    }
+
+    /// How a sync ended.
+    enum Outcome: Sendable, Hashable { case succeeded, failed, unauthorized, cancelled }
+
+    /// A sync ended at `now`. Writes made during a sync that ended well keep the sync they made due.
+    mutating func syncEnded(_ outcome: Outcome, at now: Duration) {
+        isSyncing = false
+        switch outcome {
+        case .succeeded:
+            failures = 0
+            timerDue = timing.interval.map { now + $0 }
+        case .failed:
+            failures += 1
+            writeDue = nil
+            burstStart = nil
+            timerDue = now + backoff(afterFailures: failures)
+        case .unauthorized:
+            failures += 1
+            isParked = true
+            writeDue = nil
+            burstStart = nil
+            timerDue = asksForCredentials ? now + backoff(afterFailures: failures) : nil
+        case .cancelled:
+            break
+        }
+    }
+
+    /// The wait after `failures` failures in a row: `initialBackoff` doubled `failures - 1` times, at most
+    /// `maximumBackoff`.
+    func backoff(afterFailures failures: Int) -> Duration {
+        var delay = timing.initialBackoff
+        for _ in 1..<max(1, failures) where delay < timing.maximumBackoff { delay *= 2 }
+        return min(delay, timing.maximumBackoff)
+    }
+}

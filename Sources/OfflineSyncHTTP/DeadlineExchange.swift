@@ -1,0 +1,91 @@
+import OfflineSyncCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One `URLSession` exchange with a deadline that holds whatever the session does: the caller gets the answer, a
+/// `URLError(.timedOut)` at the deadline, or a `URLError(.cancelled)` when its task is cancelled, and never waits
+/// for an exchange it gave up on. (A task group would wait for the abandoned exchange, which on Linux can stay
+/// pending long after it was cancelled.)
+///
+/// The exchange is a completion-handler `URLSessionDataTask`, not `data(for:)` in a child task: cancelling a Swift
+/// task that awaits `data(for:)` runs the session's cancellation (a `sync` onto its work queue) while the runtime
+/// holds that task's status lock, and the work queue, finishing the same transfer, waits for that lock to resume
+/// the task: a deadlock seen in the test suite when a deadline and an answer arrived together. The data task is
+/// cancelled on a global queue, with no lock held.
+enum DeadlineExchange {
+    static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration) async throws -> (Data, URLResponse) {
+        let outcome = FirstOutcome()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.wait(with: continuation)
+                let exchange = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error {
+                        outcome.finish(.failure(error))
+                    } else if let response {
+                        outcome.finish(.success((data ?? Data(), response)))
+                    } else {
+                        outcome.finish(.failure(URLError(.badServerResponse)))
+                    }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    outcome.finish(.failure(URLError(.timedOut)))
+                }
+                outcome.whenFinished {
+                    timer.cancel()
+                    DispatchQueue.global().async { exchange.cancel() }
+                }
+                exchange.resume()
+            }
+        } onCancel: {
+            outcome.finish(.failure(URLError(.cancelled)))
+        }
+    }
+}
+
+/// The first outcome of a race, delivered once to the waiting continuation; later ones are dropped. Its state is
+/// guarded by a lock, hence the unchecked `Sendable`.
+private final class FirstOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    private var early: Result<(Data, URLResponse), any Error>?
+    private var isFinished = false
+    private var cleanup: (@Sendable () -> Void)?
+
+    /// Registers the continuation; resumes it at once if an outcome came first (a cancellation before the start).
+    func wait(with continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        let ready: Result<(Data, URLResponse), any Error>? = lock.withLock {
+            if let early { return early }
+            self.continuation = continuation
+            return nil
+        }
+        if let ready { continuation.resume(with: ready) }
+    }
+
+    /// Runs `body` once the race is decided (at once if it already is).
+    func whenFinished(_ body: @escaping @Sendable () -> Void) {
+        let now: Bool = lock.withLock {
+            if isFinished { return true }
+            cleanup = body
+            return false
+        }
+        if now { body() }
+    }
+
+    /// Delivers `result` if it is the first outcome.
+    func finish(_ result: Result<(Data, URLResponse), any Error>) {
+        let (waiting, body): (CheckedContinuation<(Data, URLResponse), any Error>?, (@Sendable () -> Void)?) = lock.withLock {
+            guard !isFinished else { return (nil, nil) }
+            isFinished = true
+            let waiting = continuation
+            continuation = nil
+            if waiting == nil { early = result }
+            defer { cleanup = nil }
+            return (waiting, cleanup)
+        }
+        waiting?.resume(with: result)
+        body?()
+    }
+}

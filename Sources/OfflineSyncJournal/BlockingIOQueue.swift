@@ -1,0 +1,66 @@
+import OfflineSyncCore
+import OfflineSyncStore
+import Dispatch
+
+/// The one way the journal store runs blocking file work (`pwrite`, `fsync`, a snapshot's writes) away from its
+/// actor, where its ``Placement`` says:
+/// - ``Placement/ownThread``: on a serial dispatch queue (one piece at a time, in the order given), whose threads are
+///   not the few that Swift concurrency shares among every task of the process, so a slow disk holds one of them and
+///   never a thread other tasks need. Each piece pays a hand-off to that thread and back.
+/// - ``Placement/sharedThreads``: on Swift's shared threads, beside the actor. A hop within the pool costs less than
+///   a hand-off to another thread (group commit's writes, 16 writers on a 2-core VM with a free `fsync`: 44,000
+///   against 78,000 writes/s, Docs/PerformanceHistory.md), but a slow disk then holds a shared thread.
+///
+/// A ``JournalDataSource`` has two: one for its journal's writes (placed as ``JournalOptions/writeThread`` says),
+/// and one of its own thread for the snapshot a compaction writes while applies go on. The caller waits in one of
+/// two ways:
+/// - ``run(_:)`` suspends it, so the actor serves other calls meanwhile;
+/// - ``start(_:)`` lets it go on with its own work and then wait without suspending (``QueuedWork/wait()``), for a
+///   step that must end inside the actor's turn. That work always runs on the queue's own thread, which never waits
+///   for Swift's shared threads, so the wait cannot deadlock.
+///
+/// Docs/Architecture.md ("The journal store") says which write runs where.
+struct BlockingIOQueue: Sendable {
+    /// Where ``run(_:)`` runs its work.
+    enum Placement: Sendable {
+        /// On the queue's own thread.
+        case ownThread
+        /// On Swift's shared threads.
+        case sharedThreads
+    }
+
+    private let queue: DispatchQueue
+    private let placement: Placement
+
+    /// A queue named `label` (as debuggers show it) whose ``run(_:)`` runs its work as `placement` says, and whose
+    /// own thread runs at `qos`.
+    init(label: String, placement: Placement = .ownThread, qos: DispatchQoS = .unspecified) {
+        queue = DispatchQueue(label: label, qos: qos)
+        self.placement = placement
+    }
+
+    /// Runs `work` after the work given before it; suspends until it has run and returns its result.
+    func run<Value: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
+        let result: Result<Value, Failure>
+        switch placement {
+        case .sharedThreads:
+            result = await Self.onSharedThreads(work)
+        case .ownThread:
+            result = await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: Result(catching: work)) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Starts `work` on the queue's own thread after the work given before it; the caller waits for its result with
+    /// ``QueuedWork/wait()``.
+    func start<Value: Sendable>(_ work: @escaping @Sendable () -> Value) -> QueuedWork<Value> {
+        QueuedWork(on: queue, work)
+    }
+
+    @concurrent private static func onSharedThreads<Value: Sendable, Failure: Error>(
+        _ work: @Sendable () throws(Failure) -> Value) async -> Result<Value, Failure> {
+        Result(catching: work)
+    }
+}

@@ -1,0 +1,167 @@
+import OfflineSyncCore
+import OfflineSyncStore
+extension JournalDataSource {
+    /// Writes a new snapshot of every table and starts an empty journal, then deletes the previous generation.
+    ///
+    /// Steps, each durable before the next (a crash at any step leaves a store that opens with every
+    /// acknowledged change):
+    /// 1. create `journal.<g+1>.jsonl` with its header and sync it and the directory;
+    /// 2. switch the manifest to {snapshot g, journals …, g+1}; new applies go to journal g+1 from here on;
+    /// 3. away from the actor, write `snapshot.<g+1>.json.tmp` from a copy of the tables, sync it, rename it into
+    ///    place, sync the directory (applies continue meanwhile);
+    /// 4. switch the manifest to {snapshot g+1, journals g+1};
+    /// 5. delete the files of the older generations.
+    /// A failure before step 4 leaves the store as it was, still usable.
+    /// - Throws: ``JournalError``.
+    public func compact() async throws {
+        try await compact(closing: false)
+    }
+
+    /// The journal size from which ``close()`` compacts (with automatic compaction on), as SQLite checkpoints its
+    /// write-ahead log when the last connection closes: the next open then reads one snapshot, whose items it
+    /// keeps as they lie in the file, instead of replaying the journal.
+    static let compactionOnCloseBytes: Int64 = 1 << 20
+
+    /// ``compact()``; `closing` lets ``close()`` compact after it has refused further calls. With `discarding`, step 5
+    /// overwrites with zeros and deletes every file of the store the new manifest does not name (see
+    /// ``discardObsoleteFiles(keeping:)``), and throws when it cannot.
+    func compact(closing: Bool, discarding: Bool = false) async throws(JournalError) {
+        func check() throws(JournalError) {
+            if closing { if let failure { throw failure } } else { try checkWritable() }
+        }
+        try check()
+        while isCompacting {
+            await waitUntilIdle()
+            try check()
+        }
+        isCompacting = true
+        defer {
+            isCompacting = false
+            notifyIdle()
+        }
+        perform(pipeline.hold())
+        while pipeline.isRunning { await waitUntilIdle() }
+        let frozen: TableSet
+        let generation = manifest.generation + 1
+        let base = lastSequence
+        let previous = manifest
+        do {
+            defer {
+                perform(pipeline.release())
+            }
+            try check()
+            frozen = tables
+            try startGeneration(generation, baseSequence: base)
+        }
+        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, on: snapshots,
+                                                        layout: layout, fileSystem: fileSystem)
+        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation })
+        try final.write(layout, fileSystem: fileSystem)
+        manifest = final
+        snapshotBytes = snapshotSize
+        snapshotItems = frozen.itemCount
+        if discarding { return try discardObsoleteFiles(keeping: final) }
+        var obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
+        if let old = previous.snapshot { obsolete.append(layout.snapshotPath(old)) }
+        for path in obsolete { try? fileSystem.remove(path) }
+        try? fileSystem.syncDirectory(layout.directory)
+    }
+
+    /// Steps 1 and 2: the new journal and the manifest naming it; switches appends to it.
+    private func startGeneration(_ generation: Int64, baseSequence: Int64) throws(JournalError) {
+        let path = layout.journalPath(generation)
+        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence)
+        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation])
+        do {
+            // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,
+            // or a power loss could keep journal g+1 (base sequence) but lose g's tail, which reads as corruption.
+            // The zeros written ahead go too: earlier versions read them as damage in a journal that is not the newest.
+            trimJournal()
+            try fileSystem.sync(journal.file)
+            try fileSystem.writeNewFile(path, header)
+            try fileSystem.syncDirectory(layout.directory)
+            try transitional.write(layout, fileSystem: fileSystem)
+        } catch {
+            // Unless the new manifest is in place (only its directory sync failed), the old generation stays.
+            if (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != transitional {
+                try? fileSystem.remove(path)
+                throw error
+            }
+        }
+        do {
+            let file = try fileSystem.open(path, mode: .readWrite)
+            journal.close()
+            journal = OwnedFile(file, fileSystem: fileSystem)
+        } catch {
+            // The manifest names the new journal but it cannot be opened: appends to the old one would be lost.
+            failure = error
+            throw error
+        }
+        journalExtent = JournalExtent(end: Int64(header.count))
+        journalRecords = 0
+        journalUpserts = 0
+        manifest = transitional
+    }
+
+    /// Step 3, away from the actor on `queue`: temporary file, sync, rename, directory sync. Returns the snapshot's
+    /// size.
+    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, on queue: BlockingIOQueue,
+                                          layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+        try await queue.run { () throws(JournalError) -> Int64 in
+            let temporary = layout.snapshotTemporaryPath(generation)
+            do throws(JournalError) {
+                let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)
+                try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
+                try fileSystem.syncDirectory(layout.directory)
+                return size
+            } catch {
+                try? fileSystem.remove(temporary)
+                throw error
+            }
+        }
+    }
+
+    /// Starts a compaction in the background once at least half of what the snapshot and the journal hold is
+    /// garbage (items replaced or deleted since they were written), and that garbage is at least
+    /// ``JournalOptions/compactionMinimumBytes``. A compaction rewrites every item, so it waits until it frees at
+    /// least as many bytes as it writes: a store that only grows (an import) holds no garbage and is not rewritten
+    /// while it grows, however long its journal (which then holds each item once, as a snapshot would), while a
+    /// store that deleted most of its snapshot's items compacts without waiting for its journal to grow. After
+    /// failures it waits for the journal to grow further (doubling each time), so a full disk does not cause a
+    /// compaction storm.
+    func scheduleAutomaticCompaction() {
+        guard options.automaticCompaction, !isCompacting, !compactionScheduled, !isClosed, failure == nil,
+              journalSize >= automaticCompactionFloor
+        else { return }
+        let live = estimatedLiveBytes
+        let garbage = snapshotBytes + journalSize - live
+        guard garbage >= live, garbage >= options.compactionMinimumBytes else { return }
+        compactionScheduled = true
+        Task { await self.compactAutomatically() }
+    }
+
+    /// What a compaction would write now, estimated from the items held: the last snapshot's size scaled by the items
+    /// held against the items it held; without a snapshot of some items, the journal's size scaled by the items held
+    /// against the items its records upserted.
+    private var estimatedLiveBytes: Int64 {
+        let items = Double(tables.itemCount)
+        if snapshotItems > 0 { return Int64(Double(snapshotBytes) * items / Double(snapshotItems)) }
+        guard journalUpserts > 0 else { return 0 }
+        return Int64(Double(journalSize) * min(1, items / Double(journalUpserts)))
+    }
+
+    private func compactAutomatically() async {
+        compactionScheduled = false
+        guard !isCompacting, !isClosed, failure == nil else { return }
+        do {
+            try await compact()
+            automaticCompactionFailures = 0
+            automaticCompactionFloor = 0
+        } catch {
+            lastAutomaticCompactionError = "\(error)"
+            automaticCompactionFailures += 1
+            let factor = Int64(1) << Int64(min(automaticCompactionFailures, 10))
+            automaticCompactionFloor = journalSize + options.compactionMinimumBytes * factor
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import OfflineSyncCore
+import OfflineSyncStore
+/// How an append to the journal ended.
+enum AppendOutcome: Sendable {
+    /// Every byte is written (and synced when asked).
+    case written
+    /// The append failed and the journal was cut back to its previous end: nothing changed, the store is usable.
+    case failed(JournalError)
+    /// The append failed and the journal could not be cut back and synced: its state on disk is unknown.
+    case broken(JournalError)
+}
+
+extension JournalDataSource {
+    /// Writes `buffer` at `offset` (the journal's current end), followed by `zeros` zero bytes, with one positioned
+    /// write, then syncs it when `sync` is set. On any failure it truncates the file back to `offset` and syncs
+    /// that, so a failed append never leaves garbage in front of the next one.
+    nonisolated static func append(_ buffer: [UInt8], zeros: Int, to file: FileDescriptor, at offset: Int64, sync: Bool,
+                                   fileSystem: any FileSystem) -> AppendOutcome {
+        do {
+            if zeros > 0 {
+                var padded = [UInt8](repeating: 0, count: buffer.count + zeros)
+                buffer.withUnsafeBytes { record in padded.withUnsafeMutableBytes { $0.copyMemory(from: record) } }
+                try fileSystem.writeAll(file, padded, at: offset)
+            } else {
+                try fileSystem.writeAll(file, buffer, at: offset)
+            }
+            if sync { try fileSystem.sync(file) }
+            return .written
+        } catch {
+            do {
+                try fileSystem.truncate(file, to: offset)
+                try fileSystem.sync(file)
+            } catch let restore {
+                if restore.code == .io, let code = restore.errno { return .broken(.failed(file: file.path, errno: code)) }
+                return .broken(restore)
+            }
+            return .failed(error)
+        }
+    }
+
+    /// Appends `buffer` at the journal's end in place, on the actor, as ``append(_:zeros:to:at:sync:fileSystem:)``
+    /// does, and moves the end past it; throws, with nothing changed, when the write failed.
+    func appendInPlace(_ buffer: [UInt8], sync: Bool) throws(JournalError) {
+        let zeros = journalExtent.zeros(afterAppending: buffer.count)
+        try record(Self.append(buffer, zeros: zeros, to: journal.file, at: journalExtent.end, sync: sync, fileSystem: fileSystem))
+        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+    }
+
+    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, through the store's ``BlockingIOQueue`` for
+    /// writes (on the shared threads or the store's own, as ``JournalOptions/writeThread`` says), so that other
+    /// applies can queue meanwhile. Moves the journal's end past `buffer` when the write succeeded. One such append
+    /// is in flight at a time (the ``CommitPipeline``).
+    func appendAway(_ buffer: [UInt8], sync: Bool) async throws(JournalError) {
+        let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
+        let zeros = journalExtent.zeros(afterAppending: buffer.count)
+        try record(await writes.run { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) })
+        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+    }
+
+    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
+    /// store's ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, whose
+    /// items `packed` holds as packed while the payload was written, and which hold no `deleteAll`) to the tables on
+    /// the actor's thread: a large batch then pays for the longer of the two instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
+    /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
+    /// error is thrown: nothing changed. `entriesAside` is what ``TableSet/startIndexEntries(for:)`` started for
+    /// `changes`.
+    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
+                        entriesAside: [Int: AddedIndexEntries]) throws(JournalError) {
+        let zeros = journalExtent.zeros(afterAppending: buffer.count)
+        let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
+        let write = writes.start { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
+        var reversal: BatchReversal? = BatchReversal()
+        tables.apply(changes, packed: packed, recording: &reversal, entriesAside: entriesAside)
+        do {
+            try record(write.wait())
+        } catch {
+            // The callers pass no `deleteAll`, so a reversal is always there; without one the tables cannot be trusted.
+            if let reversal { tables.revert(reversal) } else { failure = error }
+            throw error
+        }
+        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+    }
+
+    /// Turns an append's outcome into a throw; a failed append cut the file back to the journal's end, and one
+    /// that could not be cut back leaves the store failed.
+    private func record(_ outcome: AppendOutcome) throws(JournalError) {
+        switch outcome {
+        case .written: return
+        case .failed(let error):
+            journalExtent.cutBack()
+            throw error
+        case .broken(let error):
+            failure = error
+            throw error
+        }
+    }
+
+    /// Cuts the zero bytes written ahead off the journal, so that a store closed or compacted leaves a journal
+    /// that ends with its last record; returns whether it cut any. Best effort: zeros that stay are free space to
+    /// the next open.
+    @discardableResult
+    func trimJournal() -> Bool {
+        guard journalExtent.allocated > journalExtent.end,
+              (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return false }
+        journalExtent.cutBack()
+        return true
+    }
+}

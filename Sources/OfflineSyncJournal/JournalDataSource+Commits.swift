@@ -1,0 +1,139 @@
+import OfflineSyncCore
+import OfflineSyncStore
+/// One apply's record waiting in the ``CommitPipeline``.
+struct PendingCommit: Sendable {
+    /// The batch, with filtered deletes already resolved to ids.
+    var changes: [StoreChange]
+    /// The record's payload.
+    var payload: [UInt8]
+    /// The upserted items packed as the payload was written, which the tables keep.
+    var packed: PackedItems
+    /// Whether the apply waits for a sync (false for ``Durability/buffered`` and deferred applies).
+    var sync: Bool
+    var continuation: CheckedContinuation<Void, any Error>
+}
+
+extension JournalDataSource {
+    /// Writes the batch's record (synced when `sync` is set), then applies the batch; throws, with nothing changed,
+    /// when the write failed. Under ``JournalWriteThread/shared`` without group commit the write happens in place:
+    /// the actor never suspends between a batch's validation and its write, so one write is in flight at a time
+    /// without the pipeline. Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
+    /// actor, on the store's ``BlockingIOQueue`` for writes.
+    func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
+        var resolved = changes
+        if changes.contains(where: \.hasFilter) {
+            // A filter must see every earlier batch: wait until the pipeline has written them (and, waiting, let no
+            // transaction begin and end unseen).
+            while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) {
+                if turns.isHeld && !holdsTurn { await waitWhileATransactionHolds() } else { await waitUntilIdle() }
+            }
+            try checkWritable()
+            resolved = resolveFilters(changes)
+        }
+        var packed = PackedItems()
+        if options.writeThread == .shared, !pipeline.groupsBatches {
+            // The record is written around its payload in one buffer.
+            let sequence = lastSequence + 1
+            // The index entries of large upserts are built on another thread while the batch is encoded.
+            let entriesAside = tables.startIndexEntries(for: resolved)
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
+            let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
+                                                             into: &buffer) { (buffer) throws(DataSourceError) in
+                try JournalPayload.write(resolved, into: &buffer, shapes: { tables.shape(table: $0) },
+                                         indexCounts: { tables.indexes[$0]?.count ?? 0 }, packing: &packed)
+            }
+            try checkSize(payloadBytes: payloadBytes)
+            if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
+                try appendApplying(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: entriesAside)
+            } else {
+                try appendInPlace(buffer, sync: sync)
+                var notRecording: BatchReversal?
+                tables.apply(resolved, packed: packed, recording: &notRecording, entriesAside: entriesAside)
+            }
+            countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
+            return
+        }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
+        try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
+                                 indexCounts: { tables.indexes[$0]?.count ?? 0 }, packing: &packed)
+        try checkSize(payloadBytes: payload.count)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let commit = PendingCommit(changes: resolved, payload: payload, packed: packed, sync: sync, continuation: continuation)
+            perform(pipeline.enqueue(commit))
+        }
+    }
+
+    /// Carries out what the pipeline decided.
+    func perform(_ action: CommitPipeline<PendingCommit>.Action) {
+        switch action {
+        case .none:
+            return
+        case .write(let group):
+            Task { await self.writeAway(group) }
+        case .yieldTurn:
+            Task { self.perform(self.pipeline.turnReturned()) }
+        case .startTimer(let wait, let delay):
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                await self?.timerFired(wait)
+            }
+        case .becameIdle:
+            notifyIdle()
+        }
+    }
+
+    private func timerFired(_ wait: Int) {
+        perform(pipeline.timerFired(wait: wait))
+    }
+
+    /// Writes the group's records with one write (and one sync) away from the actor, then applies the batches in
+    /// order and resumes their callers; on failure every caller of the group gets the error.
+    private func writeAway(_ group: [PendingCommit]) async {
+        let started = ContinuousClock.now
+        let (buffer, sequence) = records(of: group.map(\.payload))
+        do {
+            if let failure { throw failure }
+            try await appendAway(buffer, sync: group.contains(where: \.sync))
+            applyWritten(lastSequence: sequence, group.map { ($0.changes, $0.packed) })
+            for commit in group { commit.continuation.resume() }
+        } catch {
+            for commit in group { commit.continuation.resume(throwing: error) }
+        }
+        perform(pipeline.writeFinished(duration: ContinuousClock.now - started))
+    }
+
+    /// The journal records of these payloads, one line each, and the sequence number of the last.
+    private func records(of payloads: [[UInt8]]) -> (buffer: [UInt8], lastSequence: Int64) {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(payloads.reduce(0) { $0 + $1.count + 64 })
+        var sequence = lastSequence
+        for payload in payloads {
+            sequence += 1
+            JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, payload: payload, into: &buffer)
+        }
+        return (buffer, sequence)
+    }
+
+    /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items
+    /// packed as its payload was written, and counts the records.
+    private func applyWritten(lastSequence sequence: Int64, _ batches: [(changes: [StoreChange], packed: PackedItems)]) {
+        var upserted = 0
+        for batch in batches {
+            var notRecording: BatchReversal?
+            tables.apply(batch.changes, packed: batch.packed, recording: &notRecording)
+            upserted += StoreChange.upsertedItemCount(of: batch.changes)
+        }
+        countWritten(lastSequence: sequence, records: batches.count, upserted: upserted)
+    }
+
+    /// After a successful write of `records` records up to `sequence`, applied to the tables, which upserted
+    /// `upserted` items.
+    private func countWritten(lastSequence sequence: Int64, records: Int, upserted: Int) {
+        lastSequence = sequence
+        journalRecords += records
+        journalUpserts += upserted
+        scheduleAutomaticCompaction()
+    }
+}

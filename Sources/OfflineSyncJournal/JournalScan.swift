@@ -1,0 +1,147 @@
+import OfflineSyncCore
+import OfflineSyncStore
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// What reading one journal file found: the valid records, where they end, and the first problem.
+struct JournalScan: Sendable {
+    /// A problem found while scanning.
+    enum Problem: Sendable, Hashable {
+        /// The end of the file after `offset` is an incomplete or invalid record, with no valid record after it:
+        /// the normal result of a crash during an append. (Zero bytes that reach the end after valid records are
+        /// not a problem but free space; a file of zeros alone is a torn header.)
+        case tornTail(offset: Int64, reason: String)
+        /// An invalid or out-of-sequence record, followed by valid records or with a valid checksum.
+        case corrupted(offset: Int64, sequence: Int64?, reason: String)
+        /// The header names an unknown format version.
+        case unsupportedFormat(version: Int64)
+    }
+
+    /// The generation the manifest names for this file.
+    var generation: Int64
+    /// The file's path.
+    var path: String
+    /// The file's size in bytes: ``validEnd`` plus any damage, or plus the zeros the writer wrote ahead of its records.
+    var size: Int64
+    /// The byte offset just after the last valid line (header included); 0 when even the header is not valid.
+    var validEnd: Int64 = 0
+    /// The batches of the valid apply records, in order (empty when scanned without collecting them).
+    var batches: [[StoreChange]] = []
+    /// How many valid apply records the file holds.
+    var recordCount = 0
+    /// The sequence number of the last valid record (the header's base sequence when there is none).
+    var lastSequence: Int64
+    /// The first problem, if any.
+    var problem: Problem?
+
+    private init(path: String, generation: Int64, size: Int, baseSequence: Int64) {
+        self.generation = generation
+        self.path = path
+        self.size = Int64(size)
+        self.lastSequence = baseSequence
+    }
+
+    /// Scans `bytes`, the content of the journal of `generation`, which must continue from `baseSequence`.
+    /// Lines are decoded on every core; the sequence checks then run in order.
+    static func scan(_ bytes: [UInt8], path: String, generation: Int64, baseSequence: Int64, collectBatches: Bool) async -> JournalScan {
+        var scan = JournalScan(path: path, generation: generation, size: bytes.count, baseSequence: baseSequence)
+        let (ranges, tailStart) = ParallelLines.lines(in: bytes)
+        let decoded = await ParallelLines.map(ranges, of: bytes) { JournalRecord.decode($0) }
+        bytes.withUnsafeBytes { raw in
+            scan.check(raw, ranges: ranges, decoded: decoded, tailStart: tailStart, baseSequence: baseSequence, collectBatches: collectBatches)
+        }
+        return scan
+    }
+
+    /// A scan of a journal the manifest names that is not there: damage at its first byte.
+    static func missing(path: String, generation: Int64, baseSequence: Int64) -> JournalScan {
+        var scan = JournalScan(path: path, generation: generation, size: 0, baseSequence: baseSequence)
+        scan.problem = .corrupted(offset: 0, sequence: baseSequence, reason: "the file is missing")
+        return scan
+    }
+
+    private mutating func check(_ raw: UnsafeRawBufferPointer, ranges: [Range<Int>], decoded: [Result<JournalRecord, RecordProblem>],
+                                tailStart: Int, baseSequence: Int64, collectBatches: Bool) {
+        for (index, range) in ranges.enumerated() {
+            let offset = range.lowerBound
+            let expected = lastSequence + 1
+            switch decoded[index] {
+            case .failure(.unsupportedFormat(let version)):
+                problem = .unsupportedFormat(version: version)
+                return
+            case .failure(.damaged(let reason)):
+                if Self.hasValidLine(in: raw, from: range.upperBound + 1) {
+                    problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason + ", and valid records follow it")
+                } else {
+                    problem = .tornTail(offset: Int64(offset), reason: reason)
+                }
+                return
+            case .success(let record):
+                if let reason = check(record, isFirst: offset == 0, baseSequence: baseSequence) {
+                    problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason)
+                    return
+                }
+                if case .apply(let changes) = record.body {
+                    lastSequence = record.sequence
+                    recordCount += 1
+                    if collectBatches { batches.append(changes) }
+                }
+            }
+            validEnd = Int64(range.upperBound + 1)
+        }
+        if tailStart < raw.count {
+            let zeros = Self.isZero(raw, from: tailStart)
+            if zeros && validEnd > 0 { return }  // Free space the writer wrote ahead of its records.
+            problem = .tornTail(offset: Int64(tailStart), reason: zeros ? "trailing zero bytes" : "the last record is incomplete (no newline)")
+        } else if raw.isEmpty {
+            problem = .tornTail(offset: 0, reason: "the journal is empty (its header was never written)")
+        }
+    }
+
+    private func check(_ record: JournalRecord, isFirst: Bool, baseSequence: Int64) -> String? {
+        if record.generation != generation {
+            return "the record belongs to generation \(record.generation), but the file is generation \(generation) (a stale record)"
+        }
+        switch (record.body, isFirst) {
+        case (.header(_, let base), true):
+            if base != baseSequence {
+                return "the header continues from sequence \(base), but the store reached sequence \(baseSequence) before this journal"
+            }
+            return nil
+        case (.header, false):
+            return "a second header record in the middle of the journal"
+        case (.apply, true):
+            return "the journal does not start with a header record"
+        case (.apply, false):
+            if record.sequence != lastSequence + 1 {
+                return "sequence \(record.sequence) follows \(lastSequence); sequence numbers must increase by exactly 1"
+            }
+            return nil
+        }
+    }
+
+    static func newline(in raw: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < raw.count, let base = raw.baseAddress, let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// Whether every byte of `raw` from `start` (which is less than its count) on is zero: the first is, and each of
+    /// the others equals the one before it.
+    static func isZero(_ raw: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        guard let base = raw.baseAddress, raw[start] == 0 else { return false }
+        return memcmp(base + start, base + start + 1, raw.count - start - 1) == 0
+    }
+
+    /// Whether any complete line from `start` on carries a matching checksum.
+    static func hasValidLine(in raw: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var offset = start
+        while offset < raw.count, let newline = newline(in: raw, from: offset) {
+            if LineFraming.problem(in: UnsafeRawBufferPointer(rebasing: raw[offset..<newline])) == nil { return true }
+            offset = newline + 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,120 @@
+import OfflineSyncCore
+import OfflineSyncStore
+/// The state of a store after ``Recovery/open(_:fileSystem:indexes:)``: everything the actor needs to serve it.
+struct OpenedStore: Sendable {
+    var tables: TableSet
+    var manifest: Manifest
+    /// The newest journal, open for appending at the end of ``journalExtent``.
+    var journal: OwnedFile
+    var journalExtent: JournalExtent
+    var journalRecords: Int
+    /// How many items the newest journal's records upserted.
+    var journalUpserts: Int
+    var lastSequence: Int64
+    var snapshotBytes: Int64
+    /// How many items the snapshot holds (the journals' changes after it not counted).
+    var snapshotItems: Int
+}
+
+/// Opening a store: create it when new, load the snapshot, replay the journals, cut a torn tail, delete
+/// leftovers of interrupted compactions. The caller holds the lock.
+enum Recovery {
+    /// Opens the store in `layout`, its tables keeping `indexes` (already valid).
+    static func open(_ layout: StoreLayout, fileSystem: any FileSystem, indexes: [IndexDefinition]) async throws(JournalError) -> OpenedStore {
+        if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem) }
+        var reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true, indexes: indexes)
+        if let problem = reading.snapshotProblem { throw problem }
+        guard let newest = reading.journals.last else {
+            throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it names no journal")
+        }
+        for scan in reading.journals {
+            switch scan.problem {
+            case .corrupted(let offset, let sequence, let reason)?:
+                throw JournalError.corrupted(file: scan.path, offset: offset, sequence: sequence, reason: reason)
+            case .unsupportedFormat(let version)?:
+                throw JournalError.unsupportedFormat(file: scan.path, version: version)
+            case .tornTail?, nil:
+                continue
+            }
+        }
+        let journal = try fileSystem.open(newest.path, mode: .readWrite)
+        let owned = OwnedFile(journal, fileSystem: fileSystem)
+        var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
+        if newest.problem != nil {
+            extent = JournalExtent(end: try cutTornTail(newest, file: journal, fileSystem: fileSystem))
+        }
+        try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
+        // Counted in the newest journal only, as its size is (``OpenedStore/journalExtent``).
+        let upserts = newest.batches.reduce(0) { $0 + StoreChange.upsertedItemCount(of: $1) }
+        return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalExtent: extent,
+                           journalRecords: newest.recordCount, journalUpserts: upserts, lastSequence: reading.lastSequence,
+                           snapshotBytes: reading.snapshotBytes, snapshotItems: reading.snapshot?.itemCount ?? 0)
+    }
+
+    /// Creates the files of a new store: journal 1 (empty, base sequence 0) and the manifest naming it.
+    /// A crash while creating a store can leave `journal.1.jsonl` without any apply record and no manifest:
+    /// nothing was acknowledged yet, so creation starts over. Any other journal or snapshot file without a
+    /// manifest is refused rather than overwritten.
+    static func create(_ layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) {
+        let existing = try fileSystem.contentsOfDirectory(layout.directory)
+        let firstJournal = StoreLayout.journalName(1)
+        if existing.contains(where: { ($0.hasPrefix("journal.") || $0.hasPrefix("snapshot.")) && $0 != firstJournal }) {
+            throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although journal or snapshot files exist")
+        }
+        if existing.contains(firstJournal) {
+            let path = layout.journalPath(1)
+            let scan = await JournalScan.scan(try fileSystem.readFile(path), path: path, generation: 1, baseSequence: 0, collectBatches: false)
+            guard scan.recordCount == 0 else {
+                throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although \(path) holds records")
+            }
+        }
+        try fileSystem.writeNewFile(layout.journalPath(1), JournalRecord.headerLine(generation: 1, baseSequence: 0))
+        try Manifest(snapshot: nil, journals: [1]).write(layout, fileSystem: fileSystem)
+    }
+
+    /// Truncates the newest journal back to its last valid record (rewriting the header when even it is torn)
+    /// and syncs it; returns the new size.
+    static func cutTornTail(_ scan: JournalScan, file: FileDescriptor, fileSystem: any FileSystem) throws(JournalError) -> Int64 {
+        try fileSystem.truncate(file, to: scan.validEnd)
+        var size = scan.validEnd
+        if size == 0 {
+            let header = JournalRecord.headerLine(generation: scan.generation, baseSequence: scan.lastSequence)
+            try fileSystem.writeAll(file, header, at: 0)
+            size = Int64(header.count)
+        }
+        try fileSystem.sync(file)
+        return size
+    }
+
+    /// Deletes journal, snapshot and temporary files the manifest does not name (left by an interrupted
+    /// compaction). Files kept aside (`*.broken`) and foreign files stay.
+    static func removeLeftovers(_ layout: StoreLayout, manifest: Manifest, fileSystem: any FileSystem) throws(JournalError) {
+        var keep = Set(manifest.journals.map(StoreLayout.journalName))
+        if let snapshot = manifest.snapshot { keep.insert(StoreLayout.snapshotName(snapshot)) }
+        // Best effort: a leftover that cannot be deleted now is deleted by a later open.
+        var removed = false
+        for name in try fileSystem.contentsOfDirectory(layout.directory) where StoreLayout.isStoreFile(name) && !keep.contains(name) {
+            removed = (try? fileSystem.remove(layout.directory + "/" + name)) != nil || removed
+        }
+        if removed { try? fileSystem.syncDirectory(layout.directory) }
+    }
+
+    /// Creates `path` and any missing parent with mode 0700.
+    static func makeDirectory(_ path: String, fileSystem: any FileSystem) throws(JournalError) {
+        if fileSystem.fileExists(path) { return }
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var missing: [String] = []
+        while !components.isEmpty {
+            let current = components.joined(separator: "/")
+            if current.isEmpty || fileSystem.fileExists(current) { break }
+            missing.append(current)
+            components.removeLast()
+        }
+        for directory in missing.reversed() {
+            try fileSystem.makeDirectory(directory)
+            if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+                try fileSystem.syncDirectory(String(directory[..<slash]))
+            }
+        }
+    }
+}
