@@ -92,9 +92,8 @@ extension SyncContext {
             var staged = StagedLocalWrites()
             for write in writes {
                 _ = try await stage(write.action, table: write.table, item: write.item,
-                                    model: write.model, into: &staged)
+                                    model: write.model, staged: &staged, in: &transaction)
             }
-            transaction.stage(staged.changes)
         }
         return result
     }

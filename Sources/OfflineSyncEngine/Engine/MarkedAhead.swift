@@ -5,9 +5,11 @@ import OfflineSyncStore
 ///
 /// A run of marks costs one `apply` (``SyncContext/markingAttempted(_:sending:upcoming:)``) and reads every
 /// operation of the run and its item; without this, each operation's turn read them a second time. An entry is
-/// dropped as soon as a transaction's changes touch the operation's row or its item (``forget(touchedBy:)``, called
-/// for every transaction of the engine), so an entry always holds what the store holds; the entries a transaction
-/// marks are staged and kept only after its own changes were followed (``rememberStaged()``).
+/// dropped as soon as a committed transaction's changes touch the operation's row or its item
+/// (``forget(touchedBy:)``, called by ``StoreMirror/didCommit(_:writes:)`` for every transaction of the engine), so an
+/// entry always holds what the store holds. A transaction's body only stages: the entries it marks and those it takes
+/// are kept or dropped by ``rememberStaged()`` once its changes are committed and followed, and ``discardStaged()``
+/// forgets both when they are not.
 struct MarkedAhead {
     /// An operation as its mark stored it, and its local item then (nil: none).
     struct Entry: Sendable {
@@ -22,19 +24,25 @@ struct MarkedAhead {
     /// Entries whose marks a transaction staged: kept by ``rememberStaged()`` once the transaction's changes were
     /// followed (they touch the entries' own rows).
     private var staged: [Entry] = []
+    /// Entries the running transaction took: dropped by ``rememberStaged()``, kept by ``discardStaged()``.
+    private var taken: Set<Int64> = []
 
     /// Holds `entries`, whose marks the running transaction staged, until ``rememberStaged()``.
     mutating func stage(_ entries: [Entry]) {
         staged += entries
     }
 
-    /// Drops the staged entries: their marks were not stored.
+    /// Drops the staged entries, their marks were not stored, and gives back the entries taken.
     mutating func discardStaged() {
         staged = []
+        taken = []
     }
 
-    /// Keeps the staged entries (after ``forget(touchedBy:)`` of the changes that store their marks).
+    /// Drops the entries taken and keeps the staged ones (after ``forget(touchedBy:)`` of the changes that store
+    /// their marks).
     mutating func rememberStaged() {
+        for id in taken { entries[id] = nil }
+        taken = []
         for entry in staged { remember(entry.operation, item: entry.item) }
         staged = []
     }
@@ -45,21 +53,25 @@ struct MarkedAhead {
         byItem[ItemKey(table: operation.table, itemId: operation.itemId), default: []].append(operation.id)
     }
 
-    /// The entry of operation `id`, removed; nil when there is none (or it was dropped).
+    /// The entry of operation `id`, taken: the running transaction does not see it again, and its commit drops it;
+    /// nil when there is none (or it was dropped or taken).
     mutating func take(_ id: Int64) -> Entry? {
-        entries.removeValue(forKey: id)
+        guard let entry = peek(id) else { return nil }
+        taken.insert(id)
+        return entry
     }
 
-    /// The entry of operation `id`, left in place; nil when there is none.
+    /// The entry of operation `id`, left in place; nil when there is none (or the running transaction took it).
     func peek(_ id: Int64) -> Entry? {
-        entries[id]
+        taken.contains(id) ? nil : entries[id]
     }
 
-    /// Drops every entry, staged ones too.
+    /// Drops every entry, staged and taken ones too.
     mutating func removeAll() {
         entries.removeAll()
         byItem.removeAll()
         staged = []
+        taken = []
     }
 
     /// Drops the entries whose operation row or item `changes` write, delete or may delete.

@@ -4,7 +4,7 @@ import OfflineSyncStore
 /// push step finds an item's operations without scanning `__operations`.
 ///
 /// The store stays the source of truth: the index is loaded from it on first use, then follows every change the
-/// context applies to `__operations` (``follow(_:)``, from ``SyncContext/transaction(_:)`` alone), and is loaded
+/// context commits to `__operations` (``follow(_:)``, from ``StoreMirror/didCommit(_:writes:)`` alone), and is loaded
 /// again when it cannot follow one.
 struct OperationIndex: Sendable {
     private var idsByItem: [ItemKey: [Int64]] = [:]

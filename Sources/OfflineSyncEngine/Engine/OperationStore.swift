@@ -37,6 +37,13 @@ struct OperationStore: Sendable {
         return try Self.operation(from: row)
     }
 
+    /// Operation `id` as `transaction` sees it, with the changes it staged; nil when there is none.
+    func operation(id: Int64, in transaction: StoreTransaction) async throws -> TableOperation? {
+        let rowID = EngineTables.rowID(forOperation: id)
+        guard let row = try await transaction.read(table: EngineTables.operations, id: rowID) else { return nil }
+        return try Self.operation(from: row)
+    }
+
     /// The lower-cased ids of the items of `table` that have a queued operation.
     func pendingItemKeys(table: String) async throws -> Set<String> {
         let query = Query(table: EngineTables.operations, filter: Field("table") == .string(table), select: ["itemKey"])

@@ -11,16 +11,17 @@ extension SyncContext {
     }
 
     /// The changes that mark `operation` attempted with `body`, and the not yet attempted operations among
-    /// `upcoming` (ids in queue order, as many as the run holds) with their current content; and those operations as marked, with their
-    /// local items, for ``MarkedAhead`` once the changes are applied. Call inside a transaction.
-    func markingAttempted(_ operation: inout TableOperation, sending body: JSONObject?,
-                          upcoming: ArraySlice<Int64>) async throws -> (changes: [StoreChange], ahead: [MarkedAhead.Entry]) {
+    /// `upcoming` (ids in queue order, as many as the run holds) with their current content, as `transaction` sees
+    /// them (an operation its staged changes removed is left out); and those operations as marked, with their local
+    /// items, for ``MarkedAhead`` once the changes are committed.
+    func markingAttempted(_ operation: inout TableOperation, sending body: JSONObject?, upcoming: ArraySlice<Int64>,
+                          in transaction: StoreTransaction) async throws -> (changes: [StoreChange], ahead: [MarkedAhead.Entry]) {
         operation.markAttempted(sending: body)
         var changes = [queue.saving(operation)]
         var ahead: [MarkedAhead.Entry] = []
         for id in upcoming where !shared.inFlight.contains(id) {
-            guard var next = try await queue.operation(id: id), !next.attempted else { continue }
-            let local = next.kind == .delete ? nil : try await dataSource.read(table: next.table, id: next.itemId)
+            guard var next = try await queue.operation(id: id, in: transaction), !next.attempted else { continue }
+            let local = next.kind == .delete ? nil : try await transaction.read(table: next.table, id: next.itemId)
             next.markAttempted(sending: local)
             changes.append(queue.saving(next))
             ahead.append(MarkedAhead.Entry(operation: next, item: local))
@@ -65,8 +66,6 @@ extension SyncContext {
         var operation: TableOperation?
         /// The changes that store the fold (empty when nothing was queued behind it).
         var changes: [StoreChange]
-        /// The operations the fold removed from the queue.
-        var removed: [TableOperation]
     }
 
     /// Folds the operations queued for `operation`'s item behind it (while it was in flight) into it, by the
@@ -75,18 +74,16 @@ extension SyncContext {
     func foldingLater(into operation: TableOperation) async throws -> FoldedOperations {
         let later = try await loadedOperationIndex().ids(table: operation.table, itemId: operation.itemId)
             .filter { $0 > operation.id }
-        var result = FoldedOperations(operation: operation, changes: [], removed: [])
+        var result = FoldedOperations(operation: operation, changes: [])
         for id in later {
             guard let next = try await queue.operation(id: id), let current = result.operation else { continue }
             switch OperationCollapse.folding(next, into: current) {
             case .merged(let merged):
                 result.operation = merged
                 result.changes += queue.removing(next.id)
-                result.removed.append(next)
             case .bothRemoved:
                 result.operation = nil
                 result.changes += queue.removing(next.id) + queue.removing(current.id)
-                result.removed += [next, current]
             case .separate:
                 return result
             }

@@ -20,19 +20,15 @@ extension SyncContext {
                 if let version = try await MigrationVersionStore.row(in: dataSource) {
                     transaction.stage([.upsert(table: EngineTables.config, items: [version])])
                 }
-                forgetErasedState()
+                // Staged: the history forgets everything once the deletion is committed, as the index and the
+                // marks do when they follow its deleteAll of the queue.
+                mirror.ownVersions.forgetEverything()
+            }
+            statusPublisher.update { status in
+                status.lastSyncCompleted = nil
+                status.lastErrorMessage = nil
             }
             try await dataSource.discardDeletedData()
-        }
-    }
-
-    /// Drops what the context caches of the store and the sync status of the erased user's syncs.
-    private func forgetErasedState() {
-        ownVersions.forgetEverything()
-        markedAhead.removeAll()
-        statusPublisher.update { status in
-            status.lastSyncCompleted = nil
-            status.lastErrorMessage = nil
         }
     }
 }

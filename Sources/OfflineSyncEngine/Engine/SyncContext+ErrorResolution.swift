@@ -8,7 +8,7 @@ extension SyncContext {
         try await transaction { transaction in
             let operation = try await currentOperation(for: error)
             transaction.stage(queue.removing(operation.id) + [.delete(table: operation.table, ids: [operation.itemId])])
-            ownVersions.forget(table: operation.table, itemId: operation.itemId)
+            mirror.ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
 
@@ -20,7 +20,7 @@ extension SyncContext {
             let operation = try await currentOperation(for: error)
             let stored = try Self.resolutionItem(item, for: operation)
             transaction.stage(queue.removing(operation.id) + [.upsert(table: operation.table, items: [stored])])
-            ownVersions.forget(table: operation.table, itemId: operation.itemId)
+            mirror.ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
 
@@ -58,7 +58,7 @@ extension SyncContext {
             }
             changes.append(queue.saving(operation))
             transaction.stage(changes)
-            ownVersions.forget(table: operation.table, itemId: operation.itemId)
+            mirror.ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
 
@@ -81,7 +81,7 @@ extension SyncContext {
                 changes.append(.delete(table: current.table, ids: [current.itemId]))
             }
             transaction.stage(changes)
-            ownVersions.forget(table: current.table, itemId: current.itemId)
+            mirror.ownVersions.forget(table: current.table, itemId: current.itemId)
         }
     }
 

@@ -10,7 +10,7 @@ extension SyncContext {
     /// Inserts `item` locally and queues an insert; generates an upper-case UUID id when `id` is missing or null.
     func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
         let item = try Self.insertable(item, table: table)
-        return try await writeOne { try await stage(.insert, table: table, item: item, into: &$0) }
+        return try await writeOne { try await stage(.insert, table: table, item: item, staged: &$0, in: &$1) }
     }
 
     /// Replaces `item` locally (creating it when absent) and queues or collapses an update.
@@ -22,7 +22,7 @@ extension SyncContext {
         _ = try Self.itemID(of: item, table: table)
         try Self.validateContent(item, table: table)
         return try await writeOne {
-            try await stage(.update, table: table, item: item, model: model, into: &$0)
+            try await stage(.update, table: table, item: item, model: model, staged: &$0, in: &$1)
         }
     }
 
@@ -32,17 +32,15 @@ extension SyncContext {
         try Self.validateTable(table)
         _ = try Self.itemID(of: item, table: table)
         _ = try await writeOne {
-            try await stage(.delete, table: table, item: item, model: model, into: &$0)
+            try await stage(.delete, table: table, item: item, model: model, staged: &$0, in: &$1)
         }
     }
 
     /// Stages one write and applies it, in one transaction.
-    private func writeOne(_ write: (inout StagedLocalWrites) async throws -> JSONObject) async throws -> JSONObject {
+    private func writeOne(_ write: (inout StagedLocalWrites, inout StoreTransaction) async throws -> JSONObject) async throws -> JSONObject {
         try await transaction { transaction in
             var staged = StagedLocalWrites()
-            let stored = try await write(&staged)
-            transaction.stage(staged.changes)
-            return stored
+            return try await write(&staged, &transaction)
         }
     }
 
@@ -59,22 +57,23 @@ extension SyncContext {
         return item
     }
 
-    /// Stages one local write of an item whose table, id and content are valid: the item change and the queue
-    /// change (``OperationCollapse``), as the writes staged before it left the store. Call inside a transaction.
+    /// Stages one local write of an item whose table, id and content are valid in `transaction`: the item change and
+    /// the queue change (``OperationCollapse``), as the writes staged before it left the store (it reads the local item
+    /// through `transaction`, which sees them, and each item's latest operation from `staged`).
     /// Returns the item as stored (for a delete, the snapshot).
     /// - Parameter model: for an item a typed model encoded, how to complete it from the local item (``ModelFields``).
     func stage(_ action: TableOperation.Kind, table: String, item: JSONObject, model: ModelFields? = nil,
-               into staged: inout StagedLocalWrites) async throws -> JSONObject {
+               staged: inout StagedLocalWrites, in transaction: inout StoreTransaction) async throws -> JSONObject {
         let id = try Self.itemID(of: item, table: table)
         let key = ItemKey(table: table, itemId: id)
-        let local = try await stagedItem(key, table: table, id: id, in: staged)
+        let local = try await transaction.read(table: table, id: id)
         let latest = try await stagedLatestOperation(key, table: table, id: id, in: staged)
         var item = item
         if let model, let local { item = model.completing(item, from: local) }
         if action == .insert {
             if let latest { throw SyncError.operationNotAllowed(table: table, id: id, pending: latest.kind, requested: .insert) }
             if local != nil { throw SyncError.duplicateInsert(table: table, id: id) }
-        } else if let replacement = ownVersions.replacement(for: SystemProperties.version(of: item), table: table, itemId: id),
+        } else if let replacement = mirror.ownVersions.replacement(for: SystemProperties.version(of: item), table: table, itemId: id),
                   SystemProperties.version(of: local) == replacement {
             // The caller read the item before this device's own push replaced its version.
             item["version"] = .string(replacement)
@@ -113,15 +112,9 @@ extension SyncContext {
             newLatest = operation
         }
         let itemChange: StoreChange = action == .delete ? .delete(table: table, ids: [id]) : .upsert(table: table, items: [item])
-        staged.changes += [itemChange] + queueChanges
-        staged.items[key] = .some(action == .delete ? nil : item)
+        transaction.stage([itemChange] + queueChanges)
         staged.latestOperations[key] = .some(newLatest)
         return item
-    }
-
-    private func stagedItem(_ key: ItemKey, table: String, id: String, in staged: StagedLocalWrites) async throws -> JSONObject? {
-        if let item = staged.items[key] { return item }
-        return try await dataSource.read(table: table, id: id)
     }
 
     private func stagedLatestOperation(_ key: ItemKey, table: String, id: String,

@@ -32,7 +32,7 @@ extension SyncContext {
                 }
                 changes.append(MigrationVersionStore.saving(target))
                 transaction.stage(changes)
-                for table in plan.tables { ownVersions.forgetAll(table: table) }
+                for table in plan.tables { mirror.ownVersions.forgetAll(table: table) }
             }
         }
     }

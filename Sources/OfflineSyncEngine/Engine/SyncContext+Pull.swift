@@ -209,9 +209,9 @@ extension SyncContext {
                 transaction.stage(changes)
                 transaction.defersDurability = saving != nil
             }
-            for item in items where !ownVersions.isEmpty {
+            for item in items where !mirror.ownVersions.isEmpty {
                 guard let id = item["id"]?.stringValue, pending.isEmpty || !pending.contains(ItemID.key(id)) else { continue }
-                ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
+                mirror.ownVersions.observe(SystemProperties.isDeleted(item) ? nil : SystemProperties.version(of: item), table: table, itemId: id)
             }
             return page.skipped.map { ($0.0, $0.1) }
         }

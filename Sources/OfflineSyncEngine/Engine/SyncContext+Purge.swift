@@ -21,13 +21,13 @@ extension SyncContext {
                         DeltaTokenStore.removingAll(table: table),
                         .deleteAll(table: table, matching: nil),
                     ])
-                    ownVersions.forgetAll(table: table)
+                    mirror.ownVersions.forgetAll(table: table)
                     return
                 }
                 guard operations.isEmpty else {
                     throw SyncError.purgeBlocked(table: table, pendingOperations: operations.count)
                 }
-                ownVersions.forgetAll(table: table)
+                mirror.ownVersions.forgetAll(table: table)
                 guard let removal = try await purgeRemoval(table: table, query: query) else { return }
                 // Every incremental query of the table may have brought a purged row in: its token would keep the
                 // next pull from bringing the row back, so it goes with the rows (tokens keep only a digest of their

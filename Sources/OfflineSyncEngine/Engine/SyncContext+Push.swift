@@ -78,7 +78,7 @@ extension SyncContext {
             report(SyncProgress(activity: .push, phase: .failed, completed: done, total: max(total, done), pages: 0))
             return PushError(reason: reason, errors: errors, underlying: underlying)
         }
-        defer { markedAhead.removeAll() }
+        defer { mirror.markedAhead.removeAll() }
         await withTaskGroup(of: (Int64, SentOperation).self) { group in
             do {
                 while true {

@@ -52,9 +52,7 @@ extension SyncContext {
     func prepareToSend(_ id: Int64, markRun: Int, schedule: inout PushSchedule) async throws -> PreparedStep {
         try await transaction { transaction in
             // An operation marked ahead of its turn, and its item, are as the store holds them: no need to read them.
-            let ahead = markedAhead.take(id)
-            // Operations a fold below removes: staged, so still in the store for the reads that follow.
-            var foldedAway: Set<Int64> = []
+            let ahead = mirror.markedAhead.take(id)
             var operation: TableOperation
             if let ahead {
                 operation = ahead.operation
@@ -90,7 +88,6 @@ extension SyncContext {
                         "The local item is missing, so there is nothing to send; cancel the operation with cancelAndDiscard."))
                 }
                 transaction.stage(folded.changes)
-                foldedAway = Set(folded.removed.map(\.id))
                 operation = merged
                 body = merged.item
             }
@@ -117,10 +114,11 @@ extension SyncContext {
                     "Not sent: the item refers to \(table) \(itemId), whose insert failed in this push; resolve that operation and push again."))
             }
             if operation.needsMark(sending: content) {
-                let upcoming = schedule.upcoming(after: id, limit: markRun - 1).filter { !foldedAway.contains($0) }
-                let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming[...])
+                // Read through the transaction, the operations the fold above removed are gone.
+                let upcoming = schedule.upcoming(after: id, limit: markRun - 1)
+                let marks = try await markingAttempted(&operation, sending: content, upcoming: upcoming[...], in: transaction)
                 transaction.stage(marks.changes)
-                markedAhead.stage(marks.ahead)
+                mirror.markedAhead.stage(marks.ahead)
             }
             shared.inFlight.insert(id)
             return .ready(PreparedOperation(operation: operation, body: body, problem: nil))
@@ -217,27 +215,29 @@ extension SyncContext {
             let finished = try await finishing(prepared, outcome, in: &transaction)
             schedule.finished(prepared.operation.id, finished.ending)
             if prepareNext, !finished.aborts, !Task.isCancelled, let candidate = schedule.nextCandidate() {
-                // What this transaction changes is no longer as marked.
-                markedAhead.forget(touchedBy: transaction.changes)
-                if let ready = preparedFromMark(candidate, schedule: &schedule) { next = (candidate, ready) }
+                // The marks as this transaction leaves them: what it changes is no longer as marked.
+                var marks = mirror.markedAhead
+                marks.forget(touchedBy: transaction.changes)
+                if let ready = preparedFromMark(candidate, marks: marks, schedule: &schedule) { next = (candidate, ready) }
             }
             return finished
         }
         return (finished, next)
     }
 
-    /// Operation `id` ready to send from what its mark left in ``MarkedAhead``, marked in flight; nil, with nothing
-    /// taken, when preparing it needs the store (no entry, a delete, no local item, content its mark does not cover)
-    /// or its references hold it back. Call inside a transaction.
-    private func preparedFromMark(_ id: Int64, schedule: inout PushSchedule) -> PreparedOperation? {
-        guard let ahead = markedAhead.peek(id), ahead.operation.kind != .delete, let local = ahead.item else { return nil }
+    /// Operation `id` ready to send from what its mark left in `marks` (the mirror's marks as the running transaction
+    /// leaves them), taken from the mirror and marked in flight; nil, with nothing taken, when preparing it needs the
+    /// store (no entry, a delete, no local item, content its mark does not cover) or its references hold it back.
+    /// Call inside a transaction.
+    private func preparedFromMark(_ id: Int64, marks: MarkedAhead, schedule: inout PushSchedule) -> PreparedOperation? {
+        guard let ahead = marks.peek(id), ahead.operation.kind != .delete, let local = ahead.item else { return nil }
         var operation = ahead.operation
         operation.item = local
         let body = PreparedOperation.body(of: local, kind: operation.kind)
         let references = schedule.references(of: body, table: operation.table, relations: relations)
         guard !operation.needsMark(sending: body),
               schedule.decide(id, kind: operation.kind, references: references) == .send else { return nil }
-        _ = markedAhead.take(id)
+        _ = mirror.markedAhead.take(id)
         shared.inFlight.insert(id)
         return PreparedOperation(operation: operation, body: body, problem: nil)
     }
@@ -306,9 +306,9 @@ extension SyncContext {
         transaction.stage(changes)
         transaction.defersDurability = true
         if SystemProperties.isDeleted(serverItem) || operation.kind == .delete {
-            ownVersions.forget(table: operation.table, itemId: operation.itemId)
+            mirror.ownVersions.forget(table: operation.table, itemId: operation.itemId)
         } else {
-            ownVersions.record(table: operation.table, itemId: operation.itemId, replaced: replacedVersion,
+            mirror.ownVersions.record(table: operation.table, itemId: operation.itemId, replaced: replacedVersion,
                                by: SystemProperties.version(of: serverItem))
         }
         return .pushed

@@ -41,7 +41,7 @@ extension SyncContext {
 
     /// Loads the operation index when it is not loaded (its count is the queue's length), in a transaction.
     private func countPendingOperations() async throws {
-        guard operationIndex == nil else { return }
+        guard mirror.operationIndex == nil else { return }
         try await transaction { _ in _ = try await loadedOperationIndex() }
     }
 

@@ -44,22 +44,12 @@ public actor SyncContext {
     let queue: OperationStore
     /// What the contexts on this store share: the sync gate, the operations in flight, the count of writes.
     let shared: SharedStoreState
-    /// ``SharedStoreState/writes`` as this context's last transaction left it; nil before the first.
-    var writesSeen: Int?
+    /// Serialises this context's transactions, each with what follows its commit (``transaction(_:)``).
+    var transactionTurns = TransactionTurns()
     /// Serialises push, pull, purge, erase and migrate of every context on the store.
     var syncGate: SerialGate { shared.syncGate }
-    /// Operations the running push marked attempted ahead of their turn (empty outside a push).
-    var markedAhead = MarkedAhead()
-    /// The next operation id, loaded from the store on first use.
-    var nextOperationId: Int64?
-    /// The queued operation ids per item, loaded from the store on first use (see ``OperationIndex``); its count
-    /// is the queue's length in ``status()``.
-    var operationIndex: OperationIndex? {
-        didSet {
-            guard let count = operationIndex?.count else { return }
-            statusPublisher.update { $0.pendingOperations = count }
-        }
-    }
+    /// What the context derives from the store: it changes only when one of its transactions commits.
+    var mirror = StoreMirror()
     /// Whether a push found the remote slow (a network): later pushes keep several requests in flight from the start.
     var remoteIsSlow = false
     /// The largest page (`$top`) the remote accepts, learned from a pull whose page size it refused
@@ -70,8 +60,6 @@ public actor SyncContext {
     /// The observed queries (``SyncTable/observe(_:)``), by key.
     var queryObservers: [Int: QueryObserver] = [:]
     var nextQueryObserverKey = 0
-    /// The item versions this context's own pushes replaced (see ``OwnVersionHistory``).
-    var ownVersions = OwnVersionHistory()
     private var progressStreams = StreamFanOut<SyncProgress>()
     var diagnosticStreams = StreamFanOut<SyncDiagnostic>()
 
@@ -190,9 +178,10 @@ public actor SyncContext {
 
     /// The index of queued operations; call inside a transaction.
     func loadedOperationIndex() async throws -> OperationIndex {
-        if let operationIndex { return operationIndex }
+        if let index = mirror.operationIndex { return index }
         let index = OperationIndex(try await queue.operations())
-        operationIndex = index
+        mirror.load(index: index)
+        statusPublisher.update { $0.pendingOperations = index.count }
         return index
     }
 
@@ -201,15 +190,15 @@ public actor SyncContext {
         guard let id = try await loadedOperationIndex().ids(table: table, itemId: itemId).last else { return nil }
         if let operation = try await queue.operation(id: id) { return operation }
         // The store changed behind the index (another context on the same store): rebuild it.
-        operationIndex = nil
+        mirror.forgetOperationIndex()
         return try await queue.operations(table: table, itemId: itemId).last
     }
 
     /// The next operation id: one past the greatest ever handed out (survives restarts and drained queues).
     func allocateOperationId() async throws -> Int64 {
-        if let next = nextOperationId { return next }
+        if let next = mirror.nextOperationId { return next }
         let next = try await queue.highestOperationId() + 1
-        nextOperationId = next
+        mirror.load(nextOperationId: next)
         return next
     }
 }

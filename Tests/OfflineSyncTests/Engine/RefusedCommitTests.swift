@@ -70,7 +70,7 @@ struct RefusedCommitTests {
 extension SyncContext {
     /// The version this context's own pushes replaced `version` with, as it remembers them.
     func ownVersionReplacing(_ version: String?, table: String, itemId: String) -> String? {
-        ownVersions.replacement(for: version, table: table, itemId: itemId)
+        mirror.ownVersions.replacement(for: version, table: table, itemId: itemId)
     }
 
     /// The operations marked in flight on the context's store, read as the engine reads them (in a transaction).
