@@ -105,7 +105,7 @@ extension JournalDataSource {
 
     /// Step 3, away from the actor on `queue`: temporary file, sync, rename, directory sync. Returns the snapshot's
     /// size.
-    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, on queue: BlockingIOQueue,
+    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, on queue: BlockingFileWork,
                                           layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
         try await queue.run { () throws(JournalError) -> Int64 in
             let temporary = layout.snapshotTemporaryPath(generation)

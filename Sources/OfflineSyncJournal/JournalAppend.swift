@@ -46,7 +46,7 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, through the store's ``BlockingIOQueue`` for
+    /// ``append(_:zeros:to:at:sync:fileSystem:)`` away from the actor, through the store's ``BlockingFileWork`` for
     /// writes (on the shared threads or the store's own, as ``JournalOptions/writeThread`` says), so that other
     /// applies can queue meanwhile. Moves the journal's end past `buffer` when the write succeeded. One such append
     /// is in flight at a time (the ``CommitPipeline``).
@@ -58,7 +58,7 @@ extension JournalDataSource {
     }
 
     /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
-    /// store's ``BlockingIOQueue`` for writes and meanwhile applies `changes` (whose records `buffer` holds, whose
+    /// store's ``BlockingFileWork`` for writes and meanwhile applies `changes` (whose records `buffer` holds, whose
     /// items `packed` holds as packed while the payload was written, and which hold no `deleteAll`) to the tables on
     /// the actor's thread: a large batch then pays for the longer of the two instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
     /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the

@@ -18,7 +18,7 @@ extension JournalDataSource {
     /// when the write failed. Under ``JournalWriteThread/shared`` without group commit the write happens in place:
     /// the actor never suspends between a batch's validation and its write, so one write is in flight at a time
     /// without the pipeline. Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
-    /// actor, on the store's ``BlockingIOQueue`` for writes.
+    /// actor, on the store's ``BlockingFileWork`` for writes.
     func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
         var resolved = changes
         if changes.contains(where: \.hasFilter) {

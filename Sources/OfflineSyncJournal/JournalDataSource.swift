@@ -53,11 +53,11 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// The write pipeline: applies waiting for their record's write, the write in flight, group commit's wait.
     var pipeline: CommitPipeline<PendingCommit>
     /// Where the journal's writes and syncs run when they do not run in place on the actor: on Swift's shared
-    /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingIOQueue/start(_:)``),
+    /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingFileWork/start(_:)``),
     /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
-    let writes: BlockingIOQueue
+    let writes: BlockingFileWork
     /// Where a compaction writes its snapshot while applies go on.
-    let snapshots = BlockingIOQueue(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
+    let snapshots = BlockingFileWork(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
     var isCompacting = false
     var compactionScheduled = false
     var automaticCompactionFailures = 0
@@ -104,8 +104,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         self.snapshotBytes = opened.snapshotBytes
         self.snapshotItems = opened.snapshotItems
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
-        self.writes = BlockingIOQueue(label: "OfflineSync.JournalDataSource.writes",
-                                      placement: options.writeThread == .shared ? .sharedThreads : .ownThread)
+        self.writes = BlockingFileWork(label: "OfflineSync.JournalDataSource.writes",
+                                      placement: options.writeThread == .shared ? .concurrencyPool : .ownThread)
     }
 
     /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.

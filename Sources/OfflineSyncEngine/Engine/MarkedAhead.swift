@@ -66,6 +66,34 @@ struct MarkedAhead {
         taken.contains(id) ? nil : entries[id]
     }
 
+    /// The entry of operation `id` as the running transaction's staged `changes` leave it: nil when there is none,
+    /// it was taken, or `changes` write, delete or may delete its operation row or its item (as
+    /// ``forget(touchedBy:)`` would drop it once they are committed).
+    func peek(_ id: Int64, untouchedBy changes: [StoreChange]) -> Entry? {
+        guard let entry = peek(id) else { return nil }
+        let key = ItemKey(table: entry.operation.table, itemId: entry.operation.itemId)
+        func namesItem(_ table: String, _ itemId: String?) -> Bool {
+            table == key.table && (itemId.map { ItemID.hasKey($0, key.id) } ?? false)
+        }
+        for change in changes {
+            switch change {
+            case .upsert(EngineTables.operations, let rows):
+                if rows.contains(where: { row in row["id"]?.stringValue.map { Int64($0).map { $0 == id } ?? true } ?? false }) {
+                    return nil
+                }
+            case .delete(EngineTables.operations, let rowIDs):
+                if rowIDs.contains(where: { Int64($0).map { $0 == id } ?? true }) { return nil }
+            case .upsert(let table, let items):
+                if items.contains(where: { namesItem(table, $0["id"]?.stringValue) }) { return nil }
+            case .delete(let table, let ids):
+                if ids.contains(where: { namesItem(table, $0) }) { return nil }
+            case .deleteAll(let table, _):
+                if table == EngineTables.operations || table == key.table { return nil }
+            }
+        }
+        return entry
+    }
+
     /// Drops every entry, staged and taken ones too.
     mutating func removeAll() {
         entries.removeAll()

@@ -215,22 +215,21 @@ extension SyncContext {
             let finished = try await finishing(prepared, outcome, in: &transaction)
             schedule.finished(prepared.operation.id, finished.ending)
             if prepareNext, !finished.aborts, !Task.isCancelled, let candidate = schedule.nextCandidate() {
-                // The marks as this transaction leaves them: what it changes is no longer as marked.
-                var marks = mirror.markedAhead
-                marks.forget(touchedBy: transaction.changes)
-                if let ready = preparedFromMark(candidate, marks: marks, schedule: &schedule) { next = (candidate, ready) }
+                if let ready = preparedFromMark(candidate, staged: transaction.changes, schedule: &schedule) {
+                    next = (candidate, ready)
+                }
             }
             return finished
         }
         return (finished, next)
     }
 
-    /// Operation `id` ready to send from what its mark left in `marks` (the mirror's marks as the running transaction
-    /// leaves them), taken from the mirror and marked in flight; nil, with nothing taken, when preparing it needs the
-    /// store (no entry, a delete, no local item, content its mark does not cover) or its references hold it back.
-    /// Call inside a transaction.
-    private func preparedFromMark(_ id: Int64, marks: MarkedAhead, schedule: inout PushSchedule) -> PreparedOperation? {
-        guard let ahead = marks.peek(id), ahead.operation.kind != .delete, let local = ahead.item else { return nil }
+    /// Operation `id` ready to send from what its mark left in ``MarkedAhead``, unless the running transaction's
+    /// `staged` changes touch it (then it is no longer as marked); taken from the mirror and marked in flight. Nil,
+    /// with nothing taken, when preparing it needs the store (no entry, a delete, no local item, content its mark does
+    /// not cover) or its references hold it back. Call inside a transaction.
+    private func preparedFromMark(_ id: Int64, staged: [StoreChange], schedule: inout PushSchedule) -> PreparedOperation? {
+        guard let ahead = mirror.markedAhead.peek(id, untouchedBy: staged), ahead.operation.kind != .delete, let local = ahead.item else { return nil }
         var operation = ahead.operation
         operation.item = local
         let body = PreparedOperation.body(of: local, kind: operation.kind)

@@ -2,12 +2,12 @@ import OfflineSyncCore
 import OfflineSyncStore
 import Dispatch
 
-/// The one way the journal store runs blocking file work (`pwrite`, `fsync`, a snapshot's writes) away from its
-/// actor, where its ``Placement`` says:
+/// Where the journal store runs a kind of blocking file work (`pwrite`, `fsync`, a snapshot's writes) away from its
+/// actor, as its ``Placement`` says:
 /// - ``Placement/ownThread``: on a serial dispatch queue (one piece at a time, in the order given), whose threads are
 ///   not the few that Swift concurrency shares among every task of the process, so a slow disk holds one of them and
 ///   never a thread other tasks need. Each piece pays a hand-off to that thread and back.
-/// - ``Placement/sharedThreads``: on Swift's shared threads, beside the actor. A hop within the pool costs less than
+/// - ``Placement/concurrencyPool``: on Swift's shared threads, beside the actor. A hop within the pool costs less than
 ///   a hand-off to another thread (group commit's writes, 16 writers on a 2-core VM with a free `fsync`: 44,000
 ///   against 78,000 writes/s, Docs/PerformanceHistory.md), but a slow disk then holds a shared thread.
 ///
@@ -20,19 +20,19 @@ import Dispatch
 ///   for Swift's shared threads, so the wait cannot deadlock.
 ///
 /// Docs/Architecture.md ("The journal store") says which write runs where.
-struct BlockingIOQueue: Sendable {
+struct BlockingFileWork: Sendable {
     /// Where ``run(_:)`` runs its work.
     enum Placement: Sendable {
         /// On the queue's own thread.
         case ownThread
         /// On Swift's shared threads.
-        case sharedThreads
+        case concurrencyPool
     }
 
     private let queue: DispatchQueue
     private let placement: Placement
 
-    /// A queue named `label` (as debuggers show it) whose ``run(_:)`` runs its work as `placement` says, and whose
+    /// Work named `label` (as debuggers show its queue) that ``run(_:)`` runs as `placement` says, and whose
     /// own thread runs at `qos`.
     init(label: String, placement: Placement = .ownThread, qos: DispatchQoS = .unspecified) {
         queue = DispatchQueue(label: label, qos: qos)
@@ -43,7 +43,7 @@ struct BlockingIOQueue: Sendable {
     func run<Value: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
         let result: Result<Value, Failure>
         switch placement {
-        case .sharedThreads:
+        case .concurrencyPool:
             result = await Self.onSharedThreads(work)
         case .ownThread:
             result = await withCheckedContinuation { continuation in
