@@ -106,20 +106,21 @@ extension SyncContext {
         report(run.progress(.finished))
     }
 
-    /// Fetches the window's pages, several at once, and stores them in order, until a page is short, does not
-    /// continue the page before it (rows changed on the server), or the window holds no more pages.
+    /// Fetches the window's pages, several at once, and stores them in order, as its ``PullWindowMachine`` says: until
+    /// a page is short, does not continue the page before it (rows changed on the server), or the window holds no
+    /// more pages.
     private func pullWindow(_ window: PullWindow, run: inout PullRun, permits: RequestPermits) async throws {
-        let limit = max(1, run.settings.maximumConcurrentRequests)
+        var machine = PullWindowMachine(window: window, limit: run.settings.maximumConcurrentRequests,
+                                        rebases: run.pager.pagesByKey || run.pager.byId)
         let remote = remote
         try await withThrowingTaskGroup(of: (Int, Result<RemotePage, any Error>).self) { group in
-            var window = window
-            var requested = 0, outstanding = 0, stored = 0, goAhead = false
             var received: [Int: Result<RemotePage, any Error>] = [:]
-            var previousLast: JSONObject?
             defer { group.cancelAll() }
             while true {
-                while requested == 0 || (goAhead && outstanding < limit), let request = window.request(requested) {
-                    let remoteQuery = run.remoteQuery(for: request), index = requested
+                switch machine.nextAction() {
+                case .request(let index):
+                    guard let request = machine.window.request(index) else { return }
+                    let remoteQuery = run.remoteQuery(for: request)
                     await permits.acquire()
                     if Task.isCancelled {
                         await permits.release()
@@ -131,28 +132,20 @@ extension SyncContext {
                         await permits.release()
                         return (index, result)
                     }
-                    requested += 1
-                    outstanding += 1
-                }
-                guard outstanding > 0, let (index, result) = try await group.next() else { return }
-                outstanding -= 1
-                received[index] = result
-                while let result = received.removeValue(forKey: stored) {
+                case .waitForAnswer:
+                    guard let (index, result) = try await group.next() else { return }
+                    received[index] = result
+                    machine.answered(index, items: try? result.get().items)
+                case .store(let index, let overlaps):
+                    guard let result = received.removeValue(forKey: index) else { return }
                     let page = try result.get()
                     try Task.checkCancellation()
-                    if stored > 0, !PullWindow.continues(page.items, after: previousLast) { return }
-                    let items = stored > 0 ? Array(page.items.dropFirst()) : page.items
-                    let step = try await store(items, of: page, run: &run)
-                    if run.pager.pagesByKey || run.pager.byId, page.items.count >= 2 {
-                        window.rebase(afterPage: stored, lastButOne: page.items[page.items.count - 2])
-                    }
-                    let asked = window.request(stored)?.top ?? 0
-                    let full = page.items.count >= min(asked, window.pageSize)
+                    let step = try await store(overlaps ? Array(page.items.dropFirst()) : page.items, of: page, run: &run)
+                    let full = machine.pageStored(index, items: page.items)
                     run.learnPageSize(from: page, full: full)
-                    guard full, !step.endsWindow, run.pager.nextRequest != nil else { return }
-                    previousLast = page.items.last
-                    stored += 1
-                    goAhead = true
+                    machine.continueAfterPage(full: full, endsWindow: step.endsWindow, pullHasMore: run.pager.nextRequest != nil)
+                case .end:
+                    return
                 }
             }
         }

@@ -1,0 +1,100 @@
+import OfflineSyncCore
+import OfflineSyncStore
+
+/// The fetching of one pull window (``PullWindow``) as a state machine, events in and actions out: which page to
+/// request, which answered page to store, when to wait and when the window ends. `SyncContext.pullWindow(_:run:permits:)`
+/// only carries out its actions (a request to the remote, a page stored) and feeds back what came of them, so the
+/// rules are tested as tables of events without a remote or a store.
+///
+/// The first page is requested alone; once it is stored, is full and the pull goes on, up to `limit` requests are
+/// kept outstanding. Pages are stored in the window's order, whatever order they are answered in. The window ends
+/// when a page is short, ends the window in the pager, leaves the pull with nothing more to ask, or does not continue
+/// the page before it (rows changed on the server between the requests: the pager then asks again after the last
+/// stored page).
+struct PullWindowMachine {
+    /// What the loop does next.
+    enum Action: Equatable {
+        /// Request page `index` of the window (``PullWindow/request(_:)``), then ask for the next action.
+        case request(Int)
+        /// Store answered page `index` (or throw its failure): without its first record when `overlaps` (it repeats
+        /// the last record of the page before). Then report
+        /// ``pageStored(_:items:)`` and ``continueAfterPage(full:endsWindow:pullHasMore:)``.
+        case store(Int, overlaps: Bool)
+        /// Wait for the next answer, and report it (``answered(_:items:)``).
+        case waitForAnswer
+        /// The window is done.
+        case end
+    }
+
+    /// The window's pages; rebased as pages are stored.
+    private(set) var window: PullWindow
+    /// How many requests may be outstanding once the first page is stored.
+    private let limit: Int
+    /// Whether a stored page rebases the window's later pages on its last record but one (pulls paged by key or id).
+    private let rebases: Bool
+    private var requested = 0
+    private var outstanding = 0
+    /// How many pages are stored; the next to store is page `stored`.
+    private var stored = 0
+    /// Whether the pages after the first may be requested (the first was stored, full, and the pull goes on).
+    private var goesAhead = false
+    /// The records of the answered pages not yet stored, by index; nil for a failed request.
+    private var answers: [Int: [JSONObject]?] = [:]
+    /// The last record of the last stored page.
+    private var previousLast: JSONObject?
+    private var ended = false
+
+    /// A machine for `window`, with at most `limit` requests outstanding; `rebases` as for a pull paged by key or id.
+    init(window: PullWindow, limit: Int, rebases: Bool) {
+        self.window = window
+        self.limit = max(1, limit)
+        self.rebases = rebases
+    }
+
+    /// The next action; a request it returns counts as sent.
+    mutating func nextAction() -> Action {
+        if ended { return .end }
+        if let answer = answers[stored] {
+            if stored > 0, let items = answer, !PullWindow.continues(items, after: previousLast) {
+                ended = true
+                return .end
+            }
+            return .store(stored, overlaps: stored > 0)
+        }
+        if requested == 0 || (goesAhead && outstanding < limit), window.request(requested) != nil {
+            requested += 1
+            outstanding += 1
+            return .request(requested - 1)
+        }
+        if outstanding > 0 { return .waitForAnswer }
+        ended = true
+        return .end
+    }
+
+    /// Page `index` was answered with `items` (nil: the request failed).
+    mutating func answered(_ index: Int, items: [JSONObject]?) {
+        outstanding -= 1
+        answers[index] = .some(items)
+    }
+
+    /// Page `index` was stored; `items` are all of its records, the overlapping first one too. Returns whether the page
+    /// was full (as many records as asked for), which the pull learns its page size from.
+    mutating func pageStored(_ index: Int, items: [JSONObject]) -> Bool {
+        answers[index] = nil
+        if rebases, items.count >= 2 { window.rebase(afterPage: index, lastButOne: items[items.count - 2]) }
+        let asked = window.request(index)?.top ?? 0
+        previousLast = items.last
+        return items.count >= min(asked, window.pageSize)
+    }
+
+    /// After ``pageStored(_:items:)`` of a page that was `full`: the window goes on unless the page `endsWindow` in the
+    /// pager or the pull has nothing more to ask.
+    mutating func continueAfterPage(full: Bool, endsWindow: Bool, pullHasMore: Bool) {
+        guard full, !endsWindow, pullHasMore else {
+            ended = true
+            return
+        }
+        stored += 1
+        goesAhead = true
+    }
+}

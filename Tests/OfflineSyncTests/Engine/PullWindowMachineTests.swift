@@ -1,0 +1,120 @@
+@testable import OfflineSyncCore
+@testable import OfflineSyncEngine
+import Testing
+
+/// The pull window's machine as tables of events: each row is an action the machine must ask for, or an event fed
+/// back to it (an answer, a page stored).
+struct PullWindowMachineTests {
+    enum Row {
+        /// The machine's next action must be this one.
+        case next(PullWindowMachine.Action)
+        /// Page `index` answered with these records (nil: the request failed).
+        case answer(Int, [JSONObject]?)
+        /// Page `index` stored: all of its records, whether it must count as full, and what the pager said.
+        case stored(Int, [JSONObject], full: Bool, endsWindow: Bool = false, pullHasMore: Bool = true)
+    }
+
+    /// Records `range` of the server's rows, `r0`, `r1`, ….
+    static func rows(_ range: Range<Int>) -> [JSONObject] { range.map { ["id": .string("r\($0)")] } }
+
+    /// A window of pages of `pageSize` from the start of a positional pull.
+    static func machine(pageSize: Int = 4, limit: Int = 3, remaining: Int? = nil) -> PullWindowMachine {
+        let base = PullPager.Request(skip: 0, top: pageSize, key: nil, afterId: nil)
+        let window = PullWindow(base: base, pageSize: pageSize, remaining: remaining, maximumConcurrentRequests: limit)
+        return PullWindowMachine(window: window, limit: limit, rebases: false)
+    }
+
+    func play(_ table: [Row], on start: PullWindowMachine, sourceLocation: SourceLocation = #_sourceLocation) {
+        var machine = start
+        for (number, row) in table.enumerated() {
+            switch row {
+            case .next(let expected):
+                let action = machine.nextAction()
+                #expect(action == expected, "row \(number)", sourceLocation: sourceLocation)
+            case .answer(let index, let items):
+                machine.answered(index, items: items)
+            case .stored(let index, let items, let full, let endsWindow, let pullHasMore):
+                let wasFull = machine.pageStored(index, items: items)
+                #expect(wasFull == full, "row \(number): full", sourceLocation: sourceLocation)
+                machine.continueAfterPage(full: wasFull, endsWindow: endsWindow, pullHasMore: pullHasMore)
+            }
+        }
+    }
+
+    @Test func theFirstPageIsAskedAloneAndAShortOneEndsTheWindow() {
+        play([
+            .next(.request(0)), .next(.waitForAnswer),
+            .answer(0, Self.rows(0..<2)), .next(.store(0, overlaps: false)), .stored(0, Self.rows(0..<2), full: false),
+            .next(.end), .next(.end),
+        ], on: Self.machine())
+    }
+
+    @Test func aFullFirstPageLetsTheNextOnesGoAheadUpToTheLimit() {
+        play([
+            .next(.request(0)), .next(.waitForAnswer),
+            .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)), .stored(0, Self.rows(0..<4), full: true),
+            .next(.request(1)), .next(.request(2)), .next(.request(3)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
+            .next(.request(4)), .next(.waitForAnswer),
+        ], on: Self.machine(limit: 3))
+    }
+
+    @Test func pagesAreStoredInOrderWhateverOrderTheyAreAnsweredIn() {
+        play([
+            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
+            .stored(0, Self.rows(0..<4), full: true),
+            .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
+            // Page 2 answers first: it waits for page 1, and its request's place goes to page 3.
+            .answer(2, Self.rows(6..<10)), .next(.request(3)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
+            .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
+            .next(.request(4)), .next(.waitForAnswer),
+        ], on: Self.machine(limit: 2))
+    }
+
+    @Test func aPageThatDoesNotContinueThePageBeforeEndsTheWindowUnstored() {
+        play([
+            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
+            .stored(0, Self.rows(0..<4), full: true),
+            .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
+            // A row left the result between the requests: page 1 starts one record late.
+            .answer(1, Self.rows(4..<8)), .next(.end), .next(.end),
+        ], on: Self.machine(limit: 2))
+    }
+
+    @Test func aFailedPageComesUpInItsTurnSoThatItsErrorIsThrown() {
+        play([
+            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
+            .stored(0, Self.rows(0..<4), full: true),
+            .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
+            .answer(2, nil), .next(.request(3)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
+            .next(.store(2, overlaps: true)),
+        ], on: Self.machine(limit: 2))
+    }
+
+    @Test(arguments: [(endsWindow: true, pullHasMore: true), (endsWindow: false, pullHasMore: false)])
+    func aFullPageThatTheWindowOrThePullEndsWithEndsIt(endsWindow: Bool, pullHasMore: Bool) {
+        play([
+            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
+            .stored(0, Self.rows(0..<4), full: true, endsWindow: endsWindow, pullHasMore: pullHasMore),
+            .next(.end),
+        ], on: Self.machine())
+    }
+
+    @Test func oneRequestAtATimeNeverGoesAhead() {
+        play([
+            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
+            .stored(0, Self.rows(0..<4), full: true), .next(.end),
+        ], on: Self.machine(limit: 1))
+    }
+
+    @Test func aPullBoundedByATopAsksNoPagePastIt() {
+        // 7 records left: page 1 covers records 3 to 6, and a page 2 would start at the last of them.
+        play([
+            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
+            .stored(0, Self.rows(0..<4), full: true),
+            .next(.request(1)), .next(.waitForAnswer),
+        ], on: Self.machine(limit: 3, remaining: 7))
+    }
+}
