@@ -24,6 +24,12 @@ struct PullWindowMachineTests {
         return PullWindowMachine(window: window, limit: limit, rebases: false)
     }
 
+    /// Page 0 requested alone, answered full (four records) and stored.
+    static let firstPageStoredFull: [Row] = [
+        .next(.request(0)), .next(.waitForAnswer), .answer(0, rows(0..<4)), .next(.store(0, overlaps: false)),
+        .stored(0, rows(0..<4), full: true),
+    ]
+
     func play(_ table: [Row], on start: PullWindowMachine, sourceLocation: SourceLocation = #_sourceLocation) {
         var machine = start
         for (number, row) in table.enumerated() {
@@ -50,9 +56,7 @@ struct PullWindowMachineTests {
     }
 
     @Test func aFullFirstPageLetsTheNextOnesGoAheadUpToTheLimit() {
-        play([
-            .next(.request(0)), .next(.waitForAnswer),
-            .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)), .stored(0, Self.rows(0..<4), full: true),
+        play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.request(3)), .next(.waitForAnswer),
             .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
             .next(.request(4)), .next(.waitForAnswer),
@@ -60,9 +64,7 @@ struct PullWindowMachineTests {
     }
 
     @Test func pagesAreStoredInOrderWhateverOrderTheyAreAnsweredIn() {
-        play([
-            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
-            .stored(0, Self.rows(0..<4), full: true),
+        play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
             // Page 2 answers first: it waits for page 1, and its request's place goes to page 3.
             .answer(2, Self.rows(6..<10)), .next(.request(3)), .next(.waitForAnswer),
@@ -73,9 +75,7 @@ struct PullWindowMachineTests {
     }
 
     @Test func aPageThatDoesNotContinueThePageBeforeEndsTheWindowUnstored() {
-        play([
-            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
-            .stored(0, Self.rows(0..<4), full: true),
+        play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
             // A row left the result between the requests: page 1 starts one record late.
             .answer(1, Self.rows(4..<8)), .next(.end), .next(.end),
@@ -83,9 +83,7 @@ struct PullWindowMachineTests {
     }
 
     @Test func aFailedPageComesUpInItsTurnSoThatItsErrorIsThrown() {
-        play([
-            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
-            .stored(0, Self.rows(0..<4), full: true),
+        play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
             .answer(2, nil), .next(.request(3)), .next(.waitForAnswer),
             .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
@@ -103,17 +101,12 @@ struct PullWindowMachineTests {
     }
 
     @Test func oneRequestAtATimeNeverGoesAhead() {
-        play([
-            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
-            .stored(0, Self.rows(0..<4), full: true), .next(.end),
-        ], on: Self.machine(limit: 1))
+        play(Self.firstPageStoredFull + [.next(.end)], on: Self.machine(limit: 1))
     }
 
     @Test func aPullBoundedByATopAsksNoPagePastIt() {
         // 7 records left: page 1 covers records 3 to 6, and a page 2 would start at the last of them.
-        play([
-            .next(.request(0)), .answer(0, Self.rows(0..<4)), .next(.store(0, overlaps: false)),
-            .stored(0, Self.rows(0..<4), full: true),
+        play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.waitForAnswer),
         ], on: Self.machine(limit: 3, remaining: 7))
     }
