@@ -26,11 +26,18 @@ public struct StoreTransaction: Sendable {
 
     /// Where an item's staged fate is, in ``changes``.
     private struct StagedTable: Sendable {
-        /// The position of the last change that names each item, by its case-insensitive key (``ItemID/key(_:)``).
+        /// The position of the last small change (``indexedItems`` items at most) that names each item, by its
+        /// case-insensitive key (``ItemID/key(_:)``).
         var lastNaming: [String: Int] = [:]
+        /// The positions of the larger changes, ascending: searched item by item when read, so that staging a pulled
+        /// page or a run of marks costs no key per item (a transaction seldom reads after staging one).
+        var bulk: [Int] = []
         /// The positions of the `deleteAll`s of the table, ascending.
         var wipes: [Int] = []
     }
+
+    /// The most items a change may hold for ``stage(_:)`` to index them by key.
+    private static let indexedItems = 8
 
     /// Starts an empty transaction on `dataSource` (a store's own ``SyncContextDataSource/transaction(isolation:_:)``
     /// creates it once it holds the store).
@@ -47,7 +54,8 @@ public struct StoreTransaction: Sendable {
     }
 
     /// The item as the changes before position `end` leave it: the last change among them that names it (at
-    /// `lastNaming`, when that is before `end`) or empties its table (`wipes`), else the store's.
+    /// `lastNaming`, when that is before `end`, or a larger change after it) or empties its table (`wipes`), else the
+    /// store's.
     private func item(_ key: String, id: String, table: String, before end: Int, lastNaming: Int?,
                       wipes: [Int]) async throws -> JSONObject? {
         let wipe = wipes.last { $0 < end }
@@ -55,6 +63,10 @@ public struct StoreTransaction: Sendable {
         if named == nil, let lastNaming, lastNaming >= end {
             // A later change names the item: find the last one before `end` by walking back.
             named = changes[(wipe.map { $0 + 1 } ?? 0) ..< end].lastIndex { Self.names($0, key) }
+        } else if let bulk = stagedTables[table]?.bulk {
+            // A larger change after it may name the item too.
+            let after = max(named ?? -1, wipe ?? -1)
+            named = bulk.last { $0 > after && $0 < end && Self.names(changes[$0], key) } ?? named
         }
         if let named, named > (wipe ?? -1) {
             guard case .upsert(_, let items) = changes[named] else { return nil }
@@ -87,6 +99,10 @@ public struct StoreTransaction: Sendable {
             let position = self.changes.count
             self.changes.append(change)
             switch change {
+            case .upsert(let table, let items) where items.count > Self.indexedItems:
+                stagedTables[table, default: StagedTable()].bulk.append(position)
+            case .delete(let table, let ids) where ids.count > Self.indexedItems:
+                stagedTables[table, default: StagedTable()].bulk.append(position)
             case .upsert(let table, let items):
                 for item in items {
                     if let id = item["id"]?.stringValue { stagedTables[table, default: StagedTable()].lastNaming[ItemID.key(id)] = position }

@@ -50,4 +50,19 @@ struct StoreTransactionReadTests {
         let left = try await store.read(Query(table: "T")).items.compactMap { $0["id"]?.stringValue }
         #expect(Set(left) == ["a"])
     }
+
+    @Test func aReadFindsItemsInLargeChangesToo() async throws {
+        let store = try await store()
+        let page: [JSONObject] = (0..<20).map { ["id": .string("p\($0)"), "n": .int(Int64($0))] }
+        try await store.transaction { (transaction: inout StoreTransaction) async throws in
+            transaction.stage([.upsert(table: "T", items: [["id": "p3", "n": -1]]), .upsert(table: "T", items: page)])
+            #expect(try await transaction.read(table: "T", id: "P3") == ["id": "p3", "n": 3], "the large change comes last")
+            transaction.stage([.upsert(table: "T", items: [["id": "p3", "n": 30]])])
+            #expect(try await transaction.read(table: "T", id: "p3") == ["id": "p3", "n": 30])
+            transaction.stage([.delete(table: "T", ids: (0..<10).map { "P\($0)" })])
+            #expect(try await transaction.read(table: "T", id: "p3") == nil)
+            #expect(try await transaction.read(table: "T", id: "p12") == ["id": "p12", "n": 12])
+            #expect(try await transaction.read(table: "T", id: "a") == ["id": "a", "n": 1])
+        }
+    }
 }
