@@ -16,48 +16,17 @@ import OfflineSyncCore
 import OfflineSyncJournal
 import OfflineSyncTesting
 
-/// Reads the process's own `/proc/self` files; nil where there is no procfs.
-enum ProcessFile {
-    /// The whole text of `/proc/self/<name>`, read line by line (procfs files report no size).
-    static func text(_ name: String) -> String? {
-        guard let file = fopen("/proc/self/\(name)", "r") else { return nil }
-        defer { fclose(file) }
-        var text = ""
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) > 0, let line { text += String(cString: line) }
-        return text
-    }
-
-    /// A field of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`).
-    static func statusKiB(_ field: String) -> Double? {
-        for line in text("status")?.split(separator: "\n") ?? [] where line.hasPrefix(field + ":") {
-            return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
-        }
-        return nil
-    }
-
-    /// The file names of the shared libraries mapped into the process, sorted.
-    static func mappedLibraries() -> [String] {
-        let paths = (text("maps")?.split(separator: "\n") ?? []).compactMap { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first.map(String.init)
-        }
-        return Set(paths.filter { $0.contains(".so") }.map { $0.split(separator: "/").last.map(String.init) ?? $0 }).sorted()
-    }
-}
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let directory = arguments.first(where: { !$0.hasPrefix("--") }) else {
     fputs("usage: journal-memory-probe DIR [--maps]\n", stderr)
     exit(2)
 }
 do {
-    let base = ProcessFile.statusKiB("VmRSS")
+    let base = ProcessFiles.statusKiB("VmRSS")
     var options = JournalOptions(durability: .always)
     options.indexes = BenchmarkRecords.indexes
     let store = try await JournalDataSource(directory: URL(filePath: directory), options: options)
-    guard let peak = ProcessFile.statusKiB("VmHWM") else {
+    guard let peak = ProcessFiles.statusKiB("VmHWM") else {
         fputs("journal-memory-probe: /proc/self/status has no VmHWM on this system\n", stderr)
         exit(1)
     }
@@ -65,7 +34,7 @@ do {
     try await store.close()
     var line: JSONObject = ["records": .int(Int64(count)), "peak_kib": .double(peak)]
     if let base { line["base_kib"] = .double(base) }
-    if arguments.contains("--maps") { line["libraries"] = .array(ProcessFile.mappedLibraries().map(JSONValue.string)) }
+    if arguments.contains("--maps") { line["libraries"] = .array(ProcessFiles.mappedLibraries().map(JSONValue.string)) }
     print(JSONValue.object(line).jsonString(sortedKeys: true))
 } catch {
     fputs("journal-memory-probe: \(error)\n", stderr)

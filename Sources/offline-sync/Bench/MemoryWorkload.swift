@@ -80,7 +80,7 @@ enum MemoryProbeChild {
     /// store is still open. A store that does not persist across processes is filled with W3's records first. The
     /// record count is checked after the reading, so that the check's own allocations are not in the figure.
     static func measure(directory: URL, factory: any BenchStoreFactory, sizes: BenchSizes) async throws -> MemoryFigures {
-        let base = procStatusKiB("VmRSS")
+        let base = ProcessFiles.statusKiB("VmRSS")
         let store = try await factory.open(directory: directory, durability: .always)
         if !factory.persistsAcrossProcesses, try await recordCount(store) == 0 {
             let records = BenchmarkRecords.generate(count: sizes.bulkRecords)
@@ -89,7 +89,7 @@ enum MemoryProbeChild {
                 try await store.source.apply([.upsert(table: BenchmarkRecords.table, items: batch)])
             }
         }
-        guard let peak = procStatusKiB("VmHWM") else {
+        guard let peak = ProcessFiles.statusKiB("VmHWM") else {
             throw BenchFailure.memoryProbe(detail: "/proc/self/status has no VmHWM on this system")
         }
         let count = try await recordCount(store)
@@ -99,15 +99,6 @@ enum MemoryProbeChild {
 
     private static func recordCount(_ store: BenchStore) async throws -> Int {
         try await store.source.read(Query(table: BenchmarkRecords.table, top: 0, includeTotalCount: true)).totalCount ?? 0
-    }
-
-    /// A field of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`); nil where there is no procfs.
-    static func procStatusKiB(_ field: String) -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-            return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
-        }
-        return nil
     }
 }
 
