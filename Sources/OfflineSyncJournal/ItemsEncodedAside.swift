@@ -36,7 +36,7 @@ struct ItemsEncodedAside: Sendable {
             var encoded = Encoded(text: [], packed: PackedItems())
             encoded.text.reserveCapacity(items.count * 256)
             do throws(DataSourceError) {
-                try JournalPayload.appendItems(items, table: table, shape: shape, into: &encoded.text, packing: &encoded.packed)
+                try StorableItemWriter().writeItems(items, table: table, shape: shape, into: &encoded.text, packing: &encoded.packed)
             } catch {
                 return .failure(error)
             }

@@ -41,7 +41,7 @@ extension JournalDataSource {
             let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
                                                              into: &buffer) { (buffer) throws(DataSourceError) in
                 try JournalPayload.write(resolved, into: &buffer, shapes: { tables.shape(table: $0) },
-                                         indexCounts: { tables.indexes[$0]?.count ?? 0 }, packing: &packed)
+                                         indexCounts: { tables.indexCount(table: $0) }, packing: &packed)
             }
             try checkSize(payloadBytes: payloadBytes)
             if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
@@ -57,7 +57,7 @@ extension JournalDataSource {
         var payload: [UInt8] = []
         payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
         try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
-                                 indexCounts: { tables.indexes[$0]?.count ?? 0 }, packing: &packed)
+                                 indexCounts: { tables.indexCount(table: $0) }, packing: &packed)
         try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let commit = PendingCommit(changes: resolved, payload: payload, packed: packed, sync: sync, continuation: continuation)

@@ -56,12 +56,11 @@ enum JournalPayload {
                 writer.writeString(table, into: &buffer)
                 buffer.append(contentsOf: #","items":"#.utf8)
                 let shape = shapes(table)
-                packed.items.reserveCapacity(packed.items.count + upserted.count)
                 let split = ItemsEncodedAside.split(upserted.count, indexes: indexCounts(table))
                 let aside = split < upserted.count
                     ? ItemsEncodedAside(items: upserted[split...], table: table, shape: shape) : nil
                 buffer.append(UInt8(ascii: "["))
-                try appendItems(upserted[..<split], table: table, shape: shape, into: &buffer, packing: &packed)
+                try StorableItemWriter().writeItems(upserted[..<split], table: table, shape: shape, into: &buffer, packing: &packed)
                 if let aside {
                     let encoded = try aside.wait()
                     if split > 0 { buffer.append(UInt8(ascii: ",")) }
@@ -85,26 +84,6 @@ enum JournalPayload {
             }
         }
         buffer.append(UInt8(ascii: "]"))
-    }
-
-    /// Appends the JSON texts of `upserted`, bound for `table` and separated by commas, checking each as
-    /// ``StoreChange/validate(_:)`` does, and packs each whose keys are those of `shape` into `packed`, in order.
-    /// - Throws: ``DataSourceError`` for the first item that cannot be stored, with `buffer` then holding part of
-    ///   the items.
-    static func appendItems(_ upserted: ArraySlice<JSONObject>, table: String, shape: JSONObjectShape?, into buffer: inout [UInt8],
-                            packing packed: inout PackedItems) throws(DataSourceError) {
-        let items = StorableItemWriter()
-        for (position, item) in zip(upserted.indices, upserted) {
-            if position > upserted.startIndex { buffer.append(UInt8(ascii: ",")) }
-            let start = packed.bytes.count
-            if let shape, try items.writePacked(item, table: table, shape: shape, into: &buffer, packing: &packed.bytes) {
-                packed.items.append((start..<packed.bytes.count, shape))
-            } else {
-                packed.bytes.removeSubrange(start...)
-                packed.items.append(nil)
-                try items.write(item, table: table, into: &buffer)
-            }
-        }
     }
 
     /// The changes a payload holds, or nil when it does not have the documented shape.

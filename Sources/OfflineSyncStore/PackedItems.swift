@@ -4,8 +4,8 @@ package import OfflineSyncCore
 /// an item left to be packed when it is applied. The tables keep those bytes as they are
 /// (``TableSet/apply(_:packed:recording:entriesAside:)``) when their shape is still that one.
 package struct PackedItems: Sendable {
-    package var bytes: [UInt8] = []
-    package var items: [(range: Range<Int>, shape: JSONObjectShape)?] = []
+    var bytes: [UInt8] = []
+    var items: [(range: Range<Int>, shape: JSONObjectShape)?] = []
 
     /// No item packed.
     package init() {}

@@ -10,7 +10,7 @@ package struct StorableItemWriter {
 
     /// Appends the JSON text of `item`, bound for `table`; throws the error ``StoreChange/validate(_:)`` throws for
     /// it, with `buffer` then holding part of the item.
-    package func write(_ item: JSONObject, table: String, into buffer: inout [UInt8]) throws(DataSourceError) {
+    func write(_ item: JSONObject, table: String, into buffer: inout [UInt8]) throws(DataSourceError) {
         let id = try StoreChange.validID(of: item, table: table)
         if let problem = write(item, depth: 1, into: &buffer) {
             throw DataSourceError.invalidItem(table: table, reason: "item \(id) \(problem)")
@@ -23,7 +23,7 @@ package struct StorableItemWriter {
     /// false, appending nothing, when its keys are not the shape's or it holds a value that cannot be stored:
     /// ``write(_:table:into:)`` then writes it, or throws the error that names the problem.
     /// - Throws: ``DataSourceError`` for an invalid id.
-    package func writePacked(_ item: JSONObject, table: String, shape: JSONObjectShape, into buffer: inout [UInt8],
+    func writePacked(_ item: JSONObject, table: String, shape: JSONObjectShape, into buffer: inout [UInt8],
                      packing packed: inout [UInt8]) throws(DataSourceError) -> Bool {
         _ = try StoreChange.validID(of: item, table: table)
         let start = packed.count
@@ -32,6 +32,26 @@ package struct StorableItemWriter {
         else { return false }
         return packed.withUnsafeBytes { raw in
             PackedObject.appendJSON(UnsafeRawBufferPointer(rebasing: raw[start...]), shape: shape, to: &buffer)
+        }
+    }
+
+    /// Appends the JSON texts of `upserted`, bound for `table` and separated by commas, checking each as
+    /// ``StoreChange/validate(_:)`` does, and packs each whose keys are those of `shape` into `packed`, in order.
+    /// - Throws: ``DataSourceError`` for the first item that cannot be stored, with `buffer` then holding part of
+    ///   the items.
+    package func writeItems(_ upserted: ArraySlice<JSONObject>, table: String, shape: JSONObjectShape?, into buffer: inout [UInt8],
+                            packing packed: inout PackedItems) throws(DataSourceError) {
+        packed.items.reserveCapacity(packed.items.count + upserted.count)
+        for (position, item) in zip(upserted.indices, upserted) {
+            if position > upserted.startIndex { buffer.append(UInt8(ascii: ",")) }
+            let start = packed.bytes.count
+            if let shape, try writePacked(item, table: table, shape: shape, into: &buffer, packing: &packed.bytes) {
+                packed.items.append((start..<packed.bytes.count, shape))
+            } else {
+                packed.bytes.removeSubrange(start...)
+                packed.items.append(nil)
+                try write(item, table: table, into: &buffer)
+            }
         }
     }
 

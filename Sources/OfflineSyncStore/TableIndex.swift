@@ -9,7 +9,7 @@ import OfflineSyncCore
 /// share of it (``runShare``), so that each entry moves a bounded number of times as the index grows, instead of the
 /// whole list moving at every batch. Reads walk one sorted list: they see a folded index (``fold()``, which the
 /// stores call before reading, or ``folded()``), and ``forEachSlot(_:)`` walks both lists merged.
-package struct TableIndex: Sendable {
+struct TableIndex: Sendable {
     /// Where an entry lies in a byte buffer.
     struct Entry: Sendable {
         var offset: Int

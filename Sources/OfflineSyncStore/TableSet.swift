@@ -8,7 +8,7 @@ public struct TableSet: Sendable {
     /// The items of each table, held compactly (``ItemTable``).
     var tables: [String: ItemTable] = [:]
     /// Secondary indexes by table, kept in step with `tables` by every mutation.
-    package var indexes: [String: [TableIndex]] = [:]
+    var indexes: [String: [TableIndex]] = [:]
 
     /// An empty set of tables.
     public init() {}
@@ -20,6 +20,9 @@ public struct TableSet: Sendable {
 
     /// How many items `table` holds.
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
+
+    /// How many indexes `table` keeps.
+    package func indexCount(table: String) -> Int { indexes[table]?.count ?? 0 }
 
     /// How many items all the tables hold together.
     package var itemCount: Int { tables.values.reduce(0) { $0 + $1.count } }

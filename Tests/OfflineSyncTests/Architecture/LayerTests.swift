@@ -101,4 +101,32 @@ struct LayerTests {
             }
         }
     }
+
+    /// The names the `package` declarations of `module` give (types and members; initializers have none).
+    static func packageNames(of module: String) throws -> Set<String> {
+        let declaration = #/^\s*package\s+(?:(?:static|mutating|final|nonisolated|private\(set\))\s+)*(?:func|var|let|struct|enum|class|protocol|actor|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/#
+        var names: Set<String> = []
+        for file in try swiftFiles(of: module) {
+            for line in file.text.split(separator: "\n") { if let match = line.firstMatch(of: declaration) { names.insert(String(match.1)) } }
+        }
+        return names
+    }
+
+    /// The journal reaches the table engine through a narrow interface: the `package` declarations of
+    /// `OfflineSyncStore`, each of which Docs/Architecture.md names (with what a store uses it for), and no other.
+    @Test func theStoreModuleSharesOnlyTheDeclarationsTheArchitectureDocumentLists() throws {
+        let architecture = try String(contentsOf: Self.repository.appendingPathComponent("Docs/Architecture.md"), encoding: .utf8)
+        let heading = try #require(architecture.range(of: "### What the table engine shares with the stores built on it\n"))
+        var documented: Set<String> = []
+        for line in architecture[heading.upperBound...].split(separator: "\n").prefix(while: { !$0.hasPrefix("#") })
+        where line.hasPrefix("| `") {
+            let names = line.split(separator: "|")[0]
+            documented.formUnion(names.matches(of: #/`([A-Za-z_][A-Za-z0-9_]*)`/#).map { String($0.1) })
+        }
+        let publicType = #/public\s+(?:final\s+)?(?:struct|enum|class|protocol|actor)\s+([A-Za-z_][A-Za-z0-9_]*)/#
+        let publicTypes = Set(try Self.swiftFiles(of: "OfflineSyncStore").flatMap { $0.text.matches(of: publicType).map { String($0.1) } })
+        let declared = try Self.packageNames(of: "OfflineSyncStore")
+        #expect(declared.count > 20, "the declarations were read")
+        #expect(documented.subtracting(publicTypes) == declared)
+    }
 }
