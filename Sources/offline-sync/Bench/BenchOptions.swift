@@ -10,7 +10,7 @@ struct BenchOptions: Sendable, Equatable {
         case sync
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
-        /// W3 to fill a store, then W4 and W7 alone: for profiling and comparing the open and its memory.
+        /// W3 to fill a store, then W4, W8 and W7 alone: for profiling and comparing the open, the first answers and the memory.
         case open
         /// W3 to fill a store, then W6 and W7 alone: for profiling and comparing point reads and memory.
         case reads
@@ -44,9 +44,9 @@ struct BenchOptions: Sendable, Equatable {
                           queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W7, then O1 (observed writes), U1 (local updates), S1-S4 (sync);
+          --suite NAME    store (default): D0, W1-W8, then O1 (observed writes), U1 (local updates), S1-S4 (sync);
                           sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2;
-                          open: W3 to fill the store, then W4 and W7 alone;
+                          open: W3 to fill the store, then W4, W8 and W7 alone;
                           reads: W3 to fill the store, then W6 and W7 alone;
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone;
                           writes: W3 to fill the store, then O1 and U1 alone

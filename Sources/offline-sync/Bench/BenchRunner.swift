@@ -64,11 +64,11 @@ struct BenchRunner {
         report.finish()
     }
 
-    /// D0 and W1 to W7, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes),
+    /// D0 and W1 to W8, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes),
     /// U1 (local updates) and the sync workloads S1 to S4.
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 15
+        let total = 16
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -85,6 +85,8 @@ struct BenchRunner {
         let (directory, records) = try await runBulkImport()
         step("W4 cold open")
         try await runColdOpen(directory, records)
+        step("W8 first answers")
+        try await runFirstAnswers(directory, records)
         let store = try await factory.open(directory: directory, durability: .always)
         step("W5 query")
         try await runQuery(store, records)
@@ -111,11 +113,13 @@ struct BenchRunner {
         progress?.finish(done: done, total: total)
     }
 
-    /// W3 to fill a store, then W4 and W7 on it: the open and its memory, without the rest of the store suite.
+    /// W3 to fill a store, then W4, W8 and W7 on it: the open, the first answers and the memory, without the rest of
+    /// the store suite.
     func runOpenSuite() async throws {
-        log("offline-sync bench: \(factory.name), W3 then W4 and W7, \(sizes.bulkRecords) records, data under \(root.path)")
+        log("offline-sync bench: \(factory.name), W3 then W4, W8 and W7, \(sizes.bulkRecords) records, data under \(root.path)")
         let (directory, records) = try await runBulkImport()
         try await runColdOpen(directory, records)
+        try await runFirstAnswers(directory, records)
         try await runMemory(directory)
     }
 

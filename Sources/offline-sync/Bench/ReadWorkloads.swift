@@ -19,11 +19,34 @@ extension BenchRunner {
         try report.record("W4", "w4_open_ms", BenchStatistics.median(times) * 1e3, "ms")
     }
 
+    /// W8, time to first answers: W3's closed store opened 5 times, each in a new store object; timed each time, the
+    /// open, the W5 query and one point read of the record in the middle of W3's order (the close is not timed).
+    func runFirstAnswers(_ directory: URL, _ records: [BenchmarkRecord]) async throws {
+        guard !records.isEmpty else { return }
+        let middle = records[records.count / 2].id
+        var times: [Double] = []
+        for _ in 0..<sizes.openRepeats {
+            let begin = MonotonicClock.now()
+            let store = try await factory.open(directory: directory, durability: .always)
+            let answered = try await store.source.read(Self.w5Query).items.count
+            let found = try await store.source.read(table: BenchmarkRecords.table, id: middle) != nil
+            times.append(MonotonicClock.now() - begin)
+            try await store.close()
+            guard answered == min(50, records.filter { !$0.complete }.count), found else {
+                throw BenchFailure.checkFailed(workload: "W8", detail: "\(answered) items answered, the middle record \(found ? "" : "not ")found")
+            }
+        }
+        log("offline-sync bench: W8 first answers (ms): " + times.map { BenchReport.decimal($0 * 1e3) }.joined(separator: " "))
+        try report.record("W8", "w8_first_query_ms", BenchStatistics.median(times) * 1e3, "ms")
+    }
+
+    /// W5's query: the 50 newest open records.
+    static let w5Query = Query(table: BenchmarkRecords.table, filter: Field("complete") == false,
+                               orderBy: [.descending("updatedAt")], top: 50)
+
     /// W5, query: `complete == false ORDER BY updatedAt DESC LIMIT 50`, 1,000 calls each timed on its own.
     func runQuery(_ store: BenchStore, _ records: [BenchmarkRecord]) async throws {
-        let query = Query(
-            table: BenchmarkRecords.table, filter: Field("complete") == false,
-            orderBy: [.descending("updatedAt")], top: 50)
+        let query = Self.w5Query
         let plan = try await store.explain(query)
         guard plan.index == benchIndexes.first else {
             throw BenchFailure.checkFailed(workload: "W5", detail: "the query does not use the index: \(plan)")
