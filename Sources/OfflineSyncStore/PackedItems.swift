@@ -1,4 +1,4 @@
-package import OfflineSyncCore
+import OfflineSyncCore
 /// The items of a batch's upserts that were packed as the batch was written (``StorableItemWriter/writePacked(_:table:shape:into:packing:)``),
 /// in the batch's order of upserted items: each item's bytes in `bytes` and the shape it was packed with, or nil for
 /// an item left to be packed when it is applied. The tables keep those bytes as they are
