@@ -8,6 +8,8 @@ enum EngineTables {
     static let errors = "__errors"
     /// Delta tokens and the operation id counter.
     static let config = "__config"
+    /// The files of an ``AttachmentQueue``, one row per attachment (see ``AttachmentRecord``).
+    static let attachments = "__attachments"
 
     /// The row id of operation `id`: zero-padded so that row ids sort like operation ids.
     static func rowID(forOperation id: Int64) -> String {

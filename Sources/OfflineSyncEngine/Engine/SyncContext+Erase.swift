@@ -8,12 +8,15 @@ extension SyncContext {
     /// change of theirs is ever sent with the next user's credentials. The store is then new to any context (the
     /// operation ids start over, every pull starts from no token); only ``migrationVersion()`` stays, since it
     /// describes the shape of the items the app writes. Once it returns, no file of a ``JournalDataSource`` holds a
-    /// byte of the erased items (``SyncContextDataSource/discardDeletedData()``); a crash during the call leaves
+    /// byte of the erased items (``SyncContextDataSource/discardDeletedData()``), and the files of every
+    /// ``AttachmentQueue`` of the context are removed; a crash during the call leaves
     /// either everything or nothing erased.
     /// - Throws: a data-source error. When the deletion itself fails, nothing was erased; when only discarding the
     ///   deleted bytes fails, everything is erased and calling `erase()` again finishes the work.
     public func erase() async throws {
         try await holding(syncGate) {
+            let attachments = liveAttachmentQueues
+            for queue in attachments { await queue.stopTransfers() }
             try await transaction { transaction in
                 let names = Set(try await dataSource.tableNames() + [EngineTables.operations, EngineTables.errors, EngineTables.config])
                 transaction.stage(names.sorted().map { .deleteAll(table: $0, matching: nil) })
@@ -29,6 +32,7 @@ extension SyncContext {
                 status.lastErrorMessage = nil
             }
             try await dataSource.discardDeletedData()
+            for queue in attachments { try await queue.erased() }
         }
     }
 }

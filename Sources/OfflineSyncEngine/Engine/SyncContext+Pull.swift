@@ -47,6 +47,7 @@ extension SyncContext {
                     }
                     try await group.waitForAll()
                 }
+                if !attachmentQueues.isEmpty { await attachmentsPulled(tables: Set(tables)) }
             }
         }
     }

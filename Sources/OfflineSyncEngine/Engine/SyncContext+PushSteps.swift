@@ -131,6 +131,10 @@ extension SyncContext {
     /// Never throws: every failure is an outcome.
     func send(_ prepared: PreparedOperation) async -> SentOperation {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
+        if prepared.operation.kind != .delete, !attachmentQueues.isEmpty,
+           let problem = await attachmentsReadyToSend(table: prepared.operation.table, item: prepared.body) {
+            return .failed(statusCode: nil, message: problem, serverItem: nil)
+        }
         var operation = prepared.operation
         var kind = operation.kind
         var body = prepared.body

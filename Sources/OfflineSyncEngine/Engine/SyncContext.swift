@@ -61,6 +61,8 @@ public actor SyncContext {
     var queryObservers: [Int: QueryObserver] = [:]
     var nextQueryObserverKey = 0
     private var progressStreams = StreamFanOut<SyncProgress>()
+    /// The attachment queues registered with the context (``AttachmentQueue``).
+    var attachmentQueues: [RegisteredAttachmentQueue] = []
     var diagnosticStreams = StreamFanOut<SyncDiagnostic>()
 
     /// Creates a context over a local store and a back end.
