@@ -90,7 +90,7 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     /// The session of remotes created without one: ephemeral, shared by them all, without cookies or a cache
     /// (so nothing one server sets travels to another), and up to 8 connections to a server, so that a push or a
     /// pull with 8 requests in flight has them all on the wire (Foundation allows 6, or 4 on iOS, by default).
-    private static let defaultSession: URLSession = {
+    static let defaultSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 8
         configuration.httpShouldSetCookies = false

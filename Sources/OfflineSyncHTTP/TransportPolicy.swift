@@ -55,14 +55,19 @@ enum TransportPolicy {
     /// The error a failed `URLSession` call stands for: `CancellationError` when the task was cancelled, else
     /// ``RemoteError/network(_:)`` naming the request (never its headers).
     static func networkError(_ error: any Error, request: HTTPTableRequest, timeout: Double) -> any Error {
+        networkError(error, summary: request.summary, timeout: timeout)
+    }
+
+    /// ``networkError(_:request:timeout:)`` for a request `summary` names.
+    static func networkError(_ error: any Error, summary: String, timeout: Double) -> any Error {
         if error is CancellationError { return error }
         guard let urlError = error as? URLError else {
-            return RemoteError.network("\(request.summary) failed: \(error).")
+            return RemoteError.network("\(summary) failed: \(error).")
         }
         let reason: String
         switch urlError.code {
         case .cancelled:
-            return Task.isCancelled ? CancellationError() : RemoteError.network("\(request.summary) was cancelled.")
+            return Task.isCancelled ? CancellationError() : RemoteError.network("\(summary) was cancelled.")
         case .timedOut:
             reason = "timed out after \(timeout.formatted(.number.precision(.fractionLength(0...3)))) s"
         case .notConnectedToInternet: reason = "failed: the device is offline"
@@ -74,6 +79,6 @@ enum TransportPolicy {
             reason = "failed: the TLS connection could not be established"
         default: reason = "failed (URLError \(urlError.code.rawValue))"
         }
-        return RemoteError.network("\(request.summary) \(reason).")
+        return RemoteError.network("\(summary) \(reason).")
     }
 }

@@ -11,19 +11,24 @@ import OfflineSyncTesting
 /// `photo` field names: a reference must never reach the server before its file.
 actor ReferenceCheckingRemote: SyncRemote {
     let server: InMemoryRemote
-    let transport: InMemoryAttachmentTransport
+    /// Whether the file store holds a file, by id.
+    let holds: @Sendable (String) async -> Bool
     private(set) var referencesBeforeFiles: [String] = []
     private(set) var referencesSent = 0
 
     init(server: InMemoryRemote, transport: InMemoryAttachmentTransport) {
+        self.init(server: server) { id in await transport.files[id] != nil }
+    }
+
+    init(server: InMemoryRemote, holds: @escaping @Sendable (String) async -> Bool) {
         self.server = server
-        self.transport = transport
+        self.holds = holds
     }
 
     private func check(_ item: JSONObject) async {
         guard case .string(let id)? = item["photo"] else { return }
         referencesSent += 1
-        if await transport.files[id] == nil { referencesBeforeFiles.append(id) }
+        if await !holds(id) { referencesBeforeFiles.append(id) }
     }
 
     func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
@@ -54,7 +59,7 @@ struct AttachmentDevice {
     let queue: AttachmentQueue
     var table: SyncTable { context.table("Inspection") }
 
-    init(remote: any SyncRemote, transport: InMemoryAttachmentTransport, folder: TemporaryDirectory = TemporaryDirectory(),
+    init(remote: any SyncRemote, transport: any AttachmentTransport, folder: TemporaryDirectory = TemporaryDirectory(),
          dataSource: (any SyncContextDataSource)? = nil, settings: AttachmentSettings = AttachmentSettings()) async throws {
         self.folder = folder
         context = SyncContext(dataSource: dataSource ?? InMemoryDataSource(), remote: remote)
