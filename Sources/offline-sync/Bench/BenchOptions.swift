@@ -18,6 +18,8 @@ struct BenchOptions: Sendable, Equatable {
         case queries
         /// W3 to fill a store, then O1 and U1 alone: for comparing local writes through the engine.
         case writes
+        /// A1 alone: attachment files up and down over the loopback interface at 50 ms a request.
+        case attachments
     }
 
     /// Print JSON lines (the format compare.sh reads) instead of text.
@@ -36,7 +38,7 @@ struct BenchOptions: Sendable, Equatable {
     var writeThread = JournalWriteThread.shared
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries|writes]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries|writes|attachments]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -44,12 +46,13 @@ struct BenchOptions: Sendable, Equatable {
                           queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W8, then O1 (observed writes), U1 (local updates), S1-S4 (sync);
-                          sync: S1-S4 alone (S3, S4 at 50 ms a request); json: J1, J2;
+          --suite NAME    store (default): D0, W1-W8, then O1 (observed writes), U1 (local updates), S1-S4 (sync),
+                          A1 (attachments); sync: S1-S4 and A1 alone (S3, S4, A1 at 50 ms a request); json: J1, J2;
                           open: W3 to fill the store, then W4, W8 and W7 alone;
                           reads: W3 to fill the store, then W6 and W7 alone;
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone;
-                          writes: W3 to fill the store, then O1 and U1 alone
+                          writes: W3 to fill the store, then O1 and U1 alone;
+                          attachments: A1 alone (200 files of 256 KiB up, then down, 8 at once)
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -119,6 +122,8 @@ struct BenchSizes: Sendable, Equatable {
     let syncPullRecords, syncPushOperations: Int
     /// Operations S3 pushes and records S4 pulls over the simulated network (50 ms a request).
     let networkPushOperations, networkPullRecords: Int
+    /// Files of 256 KiB A1 uploads and downloads.
+    let attachmentFiles: Int
     /// Records parsed and written by J1 and J2.
     let jsonRecords: Int
     /// Times each JSON codec runs; the median is reported.
@@ -148,6 +153,7 @@ struct BenchSizes: Sendable, Equatable {
         syncPushOperations = 10_000 / divisor
         networkPushOperations = max(1000 / divisor, 8)
         networkPullRecords = max(20_000 / divisor, 50)
+        attachmentFiles = max(200 / divisor, 1)
         jsonRecords = 100_000 / divisor
         jsonRepeats = 3
     }

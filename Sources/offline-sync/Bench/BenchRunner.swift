@@ -52,6 +52,8 @@ struct BenchRunner {
             try await runSyncPush()
             try await runNetworkPush()
             try await runNetworkPull()
+            try await runAttachments()
+        case .attachments: try await runAttachments()
         case .json: try runJSONSuite()
         case .open: try await runOpenSuite()
         case .reads: try await runReadsSuite()
@@ -65,10 +67,10 @@ struct BenchRunner {
     }
 
     /// D0 and W1 to W8, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes),
-    /// U1 (local updates) and the sync workloads S1 to S4.
+    /// U1 (local updates), the sync workloads S1 to S4 and A1 (attachments).
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 16
+        let total = 17
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -109,6 +111,8 @@ struct BenchRunner {
         try await runNetworkPush()
         step("S4 pull over a network")
         try await runNetworkPull()
+        step("A1 attachments over a network")
+        try await runAttachments()
         progress?.label = "bench"
         progress?.finish(done: done, total: total)
     }

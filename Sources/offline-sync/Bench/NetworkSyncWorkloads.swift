@@ -51,7 +51,8 @@ extension BenchRunner {
         try report.record("S4", "s4_speedup", oneAtATime / seconds, "x")
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
