@@ -98,12 +98,12 @@ struct ChaCha20: Sendable {
             offset += 256
             counter &+= 4
         }
-        while count - offset >= 128 {
+        if count - offset >= 128 {
             xorTwoBlocks(input + offset, into: output + offset, counter: counter)
             offset += 128
             counter &+= 2
         }
-        while count - offset >= 64 {
+        if count - offset >= 64 {
             let words = Self.littleEndian(block(counter: counter))
             let text = (input + offset).loadUnaligned(as: SIMD16<UInt32>.self)
             (output + offset).storeBytes(of: text ^ words, as: SIMD16<UInt32>.self)

@@ -9,8 +9,8 @@
 ///     offset 25       n bytes   ciphertext (as long as the plaintext)
 ///     offset 25 + n   16 bytes  Poly1305 tag over the associated data and the ciphertext
 ///
-/// so a sealed message is 41 bytes longer than its plaintext. The format byte and nonce are not authenticated as
-/// such, but any change to them changes the key stream and the Poly1305 key, so the tag fails.
+/// so a sealed message is 41 bytes longer than its plaintext. `open` refuses another format byte outright; a changed
+/// nonce gives another subkey and so another Poly1305 key, and the tag fails.
 ///
 /// Why no nonce repeats, with no stored counter that a crash or a restored backup could roll back: nonces are 192
 /// random bits, so after q seals under one key the chance that any two share a nonce is below q² / 2^193; even at
