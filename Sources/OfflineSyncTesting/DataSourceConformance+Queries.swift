@@ -29,6 +29,15 @@ extension DataSourceConformance {
             let strings = try await store.ids(Query(table: "Q", filter: Field("id") <= "f", orderBy: [.ascending("s")]))
             expect.equal(strings, ["b", "c", "d", "e", "f", "a"], "strings by Unicode scalar order (upper case first)")
         },
+        Check("a field named again in orderBy orders nothing") { store, expect in
+            try await store.apply([.upsert(table: "Q", items: queryItems)])
+            let repeated = try await store.ids(Query(table: "Q", filter: Field("id") <= "f",
+                                                     orderBy: [.descending("flag"), .ascending("flag"), .ascending("id")]))
+            expect.equal(repeated, ["a", "d", "b", "f", "c", "e"], "flag descending, flag ascending, id ascending")
+            let twice = try await store.ids(Query(table: "Q", filter: Field("id") <= "f",
+                                                  orderBy: [.ascending("n"), .descending("n"), .descending("s")], top: 4))
+            expect.equal(twice, ["d", "b", "f", "c"], "n ascending, n descending, s descending, top 4")
+        },
         Check("skip and top page through the ordered matches") { store, expect in
             try await store.apply([.upsert(table: "Q", items: queryItems)])
             let page = try await store.ids(Query(table: "Q", orderBy: [.ascending("id")], skip: 2, top: 3))

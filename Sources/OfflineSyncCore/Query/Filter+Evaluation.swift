@@ -9,7 +9,9 @@ extension Filter {
     ///
     /// A missing field is `null`. Ordering operators hold only between values of the same kind (numbers, strings,
     /// Booleans) or, for `<=` and `>=`, between equal values. String tests are case-sensitive and fail on
-    /// non-strings. A date comparison fails when the field is not an ISO 8601 string (and `!=` then holds).
+    /// non-strings. A date comparison fails when the field is not an ISO 8601 string (and `!=` then holds). A string
+    /// compared with `updatedAt` or `createdAt` is an instant when it reads as one (a full ISO 8601 date-time with
+    /// a zone); a shorter text, such as the date `"2026-12-01"`, is compared as text.
     public func matches(_ item: JSONObject) -> Bool {
         switch self {
         case .comparison(let field, let op, let value):
