@@ -34,10 +34,10 @@ struct IndexConditions {
     /// The bounds the filter's range conditions put on `field`, or nil when there are none.
     ///
     /// `<`, `<=`, `>`, `>=` with a Boolean, a finite number or a string bound the field exactly: the entries within
-    /// are the matches. On a timestamp field that holds for a string that does not read as an instant (a date, a
-    /// time without seconds or zone: ``Filter/comparedInstant(field:_:)``), which the filter compares as text too.
-    /// Comparisons of instants on a timestamp field (a date, or a string that reads as one) bound it loosely: an ISO 8601 text's first ten characters are its
-    /// day in its own offset, less than a day from the instant's, so the entries whose text lies between the day
+    /// are the matches. So does a string on a timestamp field when it does not read as an instant (a date, a time
+    /// without seconds or zone): the filter compares it as text (``Filter/comparedInstant(field:_:)``). Comparisons
+    /// of instants on a timestamp field (a date, or a string that reads as one) bound it loosely: an ISO 8601 text's
+    /// first ten characters are its day in its own offset, less than a day from the instant's, so the entries whose text lies between the day
     /// before the lower instant's and the day after the upper one's hold every match, and each is tested. Only
     /// bounds of one kind are taken (values of different kinds never compare), the first of each side.
     func rangeBounds(on field: String) -> RangeBounds? {
