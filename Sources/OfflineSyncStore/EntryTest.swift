@@ -17,8 +17,8 @@ struct EntryTest {
     init(_ filter: Filter, fields: [String]) {
         for conjunct in IndexConditions(filter).conjuncts {
             switch conjunct {
-            case .comparison(let field, let op, .string(let text)) where Filter.isTimestampField(field.name):
-                if let position = fields.firstIndex(of: field.name), let instant = Timestamp.milliseconds(from: text) {
+            case .comparison(let field, let op, let value):
+                if let position = fields.firstIndex(of: field.name), let instant = Filter.comparedInstant(field: field.name, value) {
                     instants.append(InstantCondition(field: position, op: op, milliseconds: instant))
                     continue
                 }

@@ -7,7 +7,7 @@ struct IndexConditions {
     /// The filter's top-level conjunction, left to right (`a and (b and c)` gives a, b, c).
     let conjuncts: [Filter]
     /// Field → the value and conjunct of the first `field == value` whose matches are exactly the entries that
-    /// encode to `value` (strings on timestamp fields, NaN, arrays and objects are left out).
+    /// encode to `value` (strings that read as instants on timestamp fields, NaN, arrays and objects are left out).
     let equalities: [String: (value: JSONValue, conjunct: Int)]
 
     init(_ filter: Filter?) {
@@ -33,10 +33,11 @@ struct IndexConditions {
 
     /// The bounds the filter's range conditions put on `field`, or nil when there are none.
     ///
-    /// `<`, `<=`, `>`, `>=` with a Boolean, a finite number or a string (on a field that does not hold timestamps)
-    /// bound the field exactly: the entries within are the matches. Comparisons of instants on a timestamp field
-    /// (a date, or a string that reads as one) bound it loosely: an ISO 8601 text's first ten characters are its
-    /// day in its own offset, less than a day from the instant's, so the entries whose text lies between the day
+    /// `<`, `<=`, `>`, `>=` with a Boolean, a finite number or a string bound the field exactly: the entries within
+    /// are the matches. So does a string on a timestamp field when it does not read as an instant (a date, a time
+    /// without seconds or zone): the filter compares it as text (``Filter/comparedInstant(field:_:)``). Comparisons
+    /// of instants on a timestamp field (a date, or a string that reads as one) bound it loosely: an ISO 8601 text's
+    /// first ten characters are its day in its own offset, less than a day from the instant's, so the entries whose text lies between the day
     /// before the lower instant's and the day after the upper one's hold every match, and each is tested. Only
     /// bounds of one kind are taken (values of different kinds never compare), the first of each side.
     func rangeBounds(on field: String) -> RangeBounds? {
@@ -75,9 +76,7 @@ struct IndexConditions {
     private static func bound(_ conjunct: Filter, on field: String) -> (ComparisonOperator, Bound)? {
         switch conjunct {
         case .comparison(let compared, let op, let value) where compared.name == field && op != .notEqual:
-            if Filter.isTimestampField(field), case .string(let text) = value {
-                return Timestamp.milliseconds(from: text).map { (op, instantBound($0)) }
-            }
+            if let instant = Filter.comparedInstant(field: field, value) { return (op, instantBound(instant)) }
             guard op != .equal, isExact(value, field: field, allowingNull: false) else { return nil }
             var bytes: [UInt8] = []
             OrderedKey.append(value, to: &bytes)
@@ -114,7 +113,7 @@ struct IndexConditions {
         case .null: return allowingNull
         case .bool, .int: return true
         case .double(let number): return number.isFinite
-        case .string: return !Filter.isTimestampField(field)
+        case .string: return Filter.comparedInstant(field: field, value) == nil
         case .array, .object: return false
         }
     }

@@ -3,7 +3,8 @@ import OfflineSyncCore
 /// filter's top-level conjunction holds equality conditions on a prefix of its fields, possibly range conditions on
 /// the next field (``IndexConditions``), or when walking it yields `orderBy`'s order. With no condition on an
 /// index's first field, its few values can each be walked as a group (a skip-scan), for a range or an order on its
-/// second field. When the best walk does not give `orderBy`'s order and another does, that one is walked instead.
+/// second field. `orderBy` is taken without the later mentions of a field (``Query/effectiveOrderBy``), which order
+/// nothing. When the best walk does not give `orderBy`'s order and another does, that one is walked instead.
 /// The other indexes that decide further conjuncts filter the walk by their slots (an intersection); when no walk
 /// gives the order, the matches are ranked by their sort values alone. The conjuncts the
 /// walked entries do not decide are tested on the entries' values when they name only indexed fields
@@ -60,12 +61,14 @@ struct IndexPlanner {
     static func choose(_ query: Query, among indexes: [TableIndex]) -> Result<Plan, PlanRefusal> {
         guard !indexes.isEmpty else { return .failure(PlanRefusal("no index is defined on \(query.table)")) }
         let conditions = IndexConditions(query.filter)
-        let direct = indexes.enumerated().compactMap { choice($0.offset, $0.element, query, conditions) }
+        // The order the answer has: a field's second mention orders nothing, so a walk need not follow it.
+        let orderBy = query.effectiveOrderBy
+        let direct = indexes.enumerated().compactMap { choice($0.offset, $0.element, orderBy, conditions) }
         var candidates = direct
         // A skip-scan (one search per value of the first field) only when no index fixes a field, or for an order
         // no other walk gives.
-        if !direct.contains(where: { !$0.0.prefix.isEmpty }) || (!query.orderBy.isEmpty && !direct.contains(where: { $0.0.servesOrder })) {
-            candidates += indexes.enumerated().compactMap { skipScan($0.offset, $0.element, query, conditions) }
+        if !direct.contains(where: { !$0.0.prefix.isEmpty }) || (!orderBy.isEmpty && !direct.contains(where: { $0.0.servesOrder })) {
+            candidates += indexes.enumerated().compactMap { skipScan($0.offset, $0.element, orderBy, conditions) }
         }
         guard var walked = best(of: candidates) else {
             return .failure(PlanRefusal("no index has the filter's equality fields as a prefix followed by a range condition or the orderBy fields"))
@@ -73,7 +76,7 @@ struct IndexPlanner {
         // A walk that gives the order, checking the other walks' conditions through their slots, reads only the
         // page's items, where ranking the best walk's matches reads the sort values of each: worth it unless the
         // walk would pass over many more entries (about `skip + top` in the share the best walk keeps) than that.
-        if !query.orderBy.isEmpty, !walked.servesOrder, let ordered = best(of: candidates.filter { $0.0.servesOrder }) {
+        if !orderBy.isEmpty, !walked.servesOrder, let ordered = best(of: candidates.filter { $0.0.servesOrder }) {
             let keep = query.keptMatches.map { min($0, walked.entryCount) }
             let passed = keep.map { $0 * ordered.entryCount / max(walked.entryCount, 1) } ?? ordered.entryCount
             if passed <= walked.entryCount * sortValueCost { walked = ordered }
@@ -102,7 +105,7 @@ struct IndexPlanner {
             }
         }
         return .success(Plan(choices: choices, entryResidual: entryResidual, residual: residual,
-                             isOrdered: query.orderBy.isEmpty || choices[0].servesOrder))
+                             isOrdered: orderBy.isEmpty || choices[0].servesOrder))
     }
 
     /// The highest-scoring candidate, the one with fewer entries among equals.
@@ -111,7 +114,8 @@ struct IndexPlanner {
     }
 
     /// The walk of `index` its equality prefix and range give, with its score; nil when it serves nothing.
-    private static func choice(_ position: Int, _ index: TableIndex, _ query: Query,
+    /// `orderBy` is the query's ``Query/effectiveOrderBy``.
+    private static func choice(_ position: Int, _ index: TableIndex, _ orderBy: [SortKey],
                                _ conditions: IndexConditions) -> (Choice, Int)? {
         let fields = index.definition.fields
         var prefix: [JSONValue] = [], consumed: Set<Int> = []
@@ -122,35 +126,36 @@ struct IndexPlanner {
         }
         let rest = Array(fields.dropFirst(prefix.count))
         let range = rest.first.flatMap { conditions.rangeBounds(on: $0) }
-        let servesOrder = follows(query.orderBy, rest)
+        let servesOrder = follows(orderBy, rest)
         guard !prefix.isEmpty || range != nil || servesOrder else { return nil }
         var bytes: [UInt8] = []
         for value in prefix { OrderedKey.append(value, to: &bytes) }
         let choice = Choice(index: position, prefix: prefix, equalityFields: Array(fields.prefix(prefix.count)), range: range,
-                            servesOrder: servesOrder, descending: query.orderBy.first.map { !$0.ascending } ?? false,
+                            servesOrder: servesOrder, descending: orderBy.first.map { !$0.ascending } ?? false,
                             skipsFirstField: false, ranges: [positions(in: index, after: bytes, range)],
                             consumed: consumed.union(range?.consumed ?? []))
-        return (choice, prefix.count * 100 + (range == nil ? 0 : 50) + (servesOrder ? 10 + query.orderBy.count : 0))
+        return (choice, prefix.count * 100 + (range == nil ? 0 : 50) + (servesOrder ? 10 + orderBy.count : 0))
     }
 
     /// The skip-scan of `index`: with no equality on its first field, each of that field's values walked as a group,
     /// for a range on the second field or an order that follows the fields after the first. Nil when it serves
     /// nothing or the first field has more than ``skipScanGroupLimit`` values.
-    private static func skipScan(_ position: Int, _ index: TableIndex, _ query: Query,
+    private static func skipScan(_ position: Int, _ index: TableIndex, _ orderBy: [SortKey],
                                  _ conditions: IndexConditions) -> (Choice, Int)? {
         let fields = index.definition.fields
         guard fields.count >= 2, conditions.equalities[fields[0]] == nil, conditions.rangeBounds(on: fields[0]) == nil else { return nil }
         let range = conditions.rangeBounds(on: fields[1])
-        let servesOrder = follows(query.orderBy, Array(fields.dropFirst()))
+        let servesOrder = follows(orderBy, Array(fields.dropFirst()))
         guard range != nil || servesOrder, let groups = index.firstValueGroups(limit: skipScanGroupLimit) else { return nil }
         let choice = Choice(index: position, prefix: [], equalityFields: [], range: range, servesOrder: servesOrder,
-                            descending: query.orderBy.first.map { !$0.ascending } ?? false, skipsFirstField: true,
+                            descending: orderBy.first.map { !$0.ascending } ?? false, skipsFirstField: true,
                             ranges: groups.map { positions(in: index, after: $0, range) }, consumed: range?.consumed ?? [])
-        return (choice, (range == nil ? 0 : 40) + (servesOrder ? 5 + query.orderBy.count : 0))
+        return (choice, (range == nil ? 0 : 40) + (servesOrder ? 5 + orderBy.count : 0))
     }
 
     /// Whether walking fields `rest` in order (or backwards) yields `orderBy`'s order: it names their first fields,
-    /// all in one direction. An empty `orderBy` is not served by an order (nothing to follow).
+    /// all in one direction. An empty `orderBy` is not served by an order (nothing to follow). `orderBy` names each
+    /// field once (``Query/effectiveOrderBy``): a field named again would be a second index field here.
     private static func follows(_ orderBy: [SortKey], _ rest: [String]) -> Bool {
         !orderBy.isEmpty && orderBy.count <= rest.count && zip(orderBy, rest).allSatisfy { $0.field == $1 }
             && orderBy.allSatisfy { $0.ascending == orderBy[0].ascending }

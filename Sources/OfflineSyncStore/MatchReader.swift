@@ -54,13 +54,15 @@ struct MatchReader {
         return page
     }
 
-    /// The page of candidates in any order, ranked by `orderBy`.
+    /// The page of candidates in any order, ranked by `orderBy` (``Query/effectiveOrderBy``).
     mutating func sorted(_ candidates: Candidates) -> [JSONObject] {
         let counted = residual == nil ? candidateCount : nil
         total = counted ?? 0
         if keep == 0, counted != nil || !query.includeTotalCount { return [] }
-        let fields = query.orderBy.map(\.field)
-        var ranked = RankedSlots(orderBy: query.orderBy, capacity: keep)
+        // A field named twice is read once: its second mention orders nothing.
+        let orderBy = query.effectiveOrderBy
+        let fields = orderBy.map(\.field)
+        var ranked = RankedSlots(orderBy: orderBy, capacity: keep)
         var seen = 0
         candidates { slot in
             if let residual {

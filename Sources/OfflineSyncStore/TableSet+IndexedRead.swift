@@ -11,8 +11,13 @@ extension TableSet {
             return QueryPlan(access: .scan, reason: refusal.reason)
         case .success(let plan):
             let walked = plan.walked
+            var range: [String] = []
+            if let bounds = walked.range {
+                if let lower = bounds.lower { range.append(bounds.field + (lower.inclusive ? ">=?" : ">?")) }
+                if let upper = bounds.upper { range.append(bounds.field + (upper.inclusive ? "<=?" : "<?")) }
+            }
             return QueryPlan(access: .index(list[walked.index].definition, equalityFields: walked.equalityFields),
-                             reason: Self.reason(for: plan, query, list))
+                             reason: Self.reason(for: plan, query, list), rangeConditions: range)
         }
     }
 

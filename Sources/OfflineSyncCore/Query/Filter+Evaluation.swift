@@ -9,13 +9,14 @@ extension Filter {
     ///
     /// A missing field is `null`. Ordering operators hold only between values of the same kind (numbers, strings,
     /// Booleans) or, for `<=` and `>=`, between equal values. String tests are case-sensitive and fail on
-    /// non-strings. A date comparison fails when the field is not an ISO 8601 string (and `!=` then holds).
+    /// non-strings. A date comparison fails when the field is not an ISO 8601 string (and `!=` then holds). A string
+    /// compared with `updatedAt` or `createdAt` is an instant when it reads as one (a full ISO 8601 date-time with
+    /// a zone); a shorter text, such as the date `"2026-12-01"`, is compared as text.
     public func matches(_ item: JSONObject) -> Bool {
         switch self {
         case .comparison(let field, let op, let value):
             let fieldValue = item[field.name] ?? .null
-            if case .string(let text) = value, Filter.isTimestampField(field.name),
-               let instant = Timestamp.milliseconds(from: text) {
+            if let instant = Filter.comparedInstant(field: field.name, value) {
                 return Filter.compareInstant(fieldValue, op, instant)
             }
             return Filter.evaluate(fieldValue, op, value)
@@ -36,6 +37,15 @@ extension Filter {
     /// `createdAt` and `updatedAt` hold timestamps: strings compared with them are instants.
     package static func isTimestampField(_ name: String) -> Bool {
         name == "updatedAt" || name == "createdAt"
+    }
+
+    /// The instant (milliseconds since 1970) that `field op value` compares the field's value with, or nil when it
+    /// compares values: a string on a timestamp field is an instant when it reads as one (a full ISO 8601 date-time
+    /// with a zone, ``Timestamp/milliseconds(from:)``). A shorter text (`"2026-12-01"`, `"2026-12-01T10:20"`, a
+    /// time without a zone) is compared as text, by its UTF-8 bytes, like any string.
+    package static func comparedInstant(field: String, _ value: JSONValue) -> Int64? {
+        guard case .string(let text) = value, isTimestampField(field) else { return nil }
+        return Timestamp.milliseconds(from: text)
     }
 
     static func evaluate(_ lhs: JSONValue, _ op: ComparisonOperator, _ rhs: JSONValue) -> Bool {

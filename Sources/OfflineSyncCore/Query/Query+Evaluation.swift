@@ -5,9 +5,13 @@ extension Query {
     /// Data sources that keep items in memory use this to answer ``SyncContextDataSource/read(_:)``. With an
     /// ordering and a `top`, only the first `skip + top` items are kept while scanning (a bounded insertion sort),
     /// so a "first 50 by date" query over many items does not sort them all.
+    ///
+    /// A field named again in `orderBy` orders nothing: its first mention already decided every tie it could
+    /// break, so `b asc, b desc, id asc` orders as `b asc, id asc`.
     public func evaluate(over items: some Sequence<JSONObject>) -> QueryResult {
         let skip = max(self.skip ?? 0, 0)
         let keep = keptMatches
+        let orderBy = effectiveOrderBy
         var total = 0
         var ordered: [JSONObject]
         if let keep, !orderBy.isEmpty {
@@ -30,6 +34,16 @@ extension Query {
             page = page.map { item in item.filter { fields.contains($0.key) } }
         }
         return QueryResult(items: page, totalCount: includeTotalCount ? total : nil)
+    }
+
+    /// `orderBy` without the second and later mentions of each field: the order it defines. A later mention
+    /// compares only items the first mention found equal, and finds them equal too, so it never reorders anything
+    /// (`b asc, b desc, id asc` orders as `b asc, id asc`). Every store, scanning or walking an index, sorts by this.
+    package var effectiveOrderBy: [SortKey] {
+        var keys: [SortKey] = []
+        keys.reserveCapacity(orderBy.count)
+        for key in orderBy where !keys.contains(where: { $0.field == key.field }) { keys.append(key) }
+        return keys
     }
 
     /// How many matches make up the page and those it skips (`skip + top`, at most `Int.max`); nil without `top`.

@@ -1,8 +1,8 @@
 extension JSONReader {
     /// Checks that `bytes` hold one JSON object that ``result(_:)`` accepts, without building it, and returns the
     /// byte range of the value of each top-level member named in `keys` (nil when absent; the last one when a key
-    /// repeats, as the reader keeps the last). Opening a store uses it to read an item's id and indexed fields
-    /// while leaving the rest as text.
+    /// repeats, as the reader keeps the last; a name listed twice in `keys` gets the range at each place). Opening a
+    /// store uses it to read an item's id and indexed fields while leaving the rest as text.
     static func skimObject(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String]) -> Result<[Range<Int>?], JSONParseError> {
         var members = 0
         return skimObject(bytes, keys: keys, memberCount: &members)
@@ -36,6 +36,10 @@ extension JSONReader {
             }
             reader.skipWhitespace()
             if reader.index < bytes.count { throw JSONParseError(.trailingGarbage, at: reader.index) }
+            // A key is matched at its first place in `keys`: give a later place of the same name its range too.
+            for position in ranges.indices where ranges[position] == nil {
+                if let first = keys[..<position].firstIndex(of: keys[position]) { ranges[position] = ranges[first] }
+            }
             return .success(ranges)
         } catch {
             return .failure(error)

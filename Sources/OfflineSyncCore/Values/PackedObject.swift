@@ -168,7 +168,10 @@ package enum PackedObject {
         guard tag == shaped, let shape else { return nil }
         let positions = fields.map { shape.keys.firstIndex(of: $0) }
         var found = [JSONValue](repeating: .null, count: fields.count)
-        var remaining = positions.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        // The shape's keys to read: a field asked twice is read once.
+        var remaining = positions.indices.reduce(0) { count, field in
+            positions[field] != nil && positions[..<field].firstIndex(of: positions[field]) == nil ? count + 1 : count
+        }
         var offset = 1
         for position in shape.keys.indices where remaining > 0 {
             guard positions.contains(position) else {
