@@ -12,6 +12,9 @@
 //       Inserts one item and pushes it; see SyncChild.swift.
 //   journal-crash-child bases <directory> <baseURL> <v2|v3> <seed>
 //       A device that edits pulled items and pushes until it is killed; see BaseChild.swift.
+//   journal-crash-child attachments <directory> <tablesURL> <filesURL> <v2|v3> <seed>
+//       A device that adds photos, pushes the items naming them and downloads others' until it is killed; see
+//       AttachmentChild.swift.
 //   journal-crash-child batch <directory>
 //       Writes batches across three tables with SyncContext.write until it is killed; see SyncChild.swift.
 import Foundation
@@ -88,6 +91,19 @@ case "bases":
     }
     do {
         try await BaseChild.run(directory: directory, baseURL: baseURL, apiVersion: arguments[4] == "v3" ? .v3 : .v2, seed: seed)
+    } catch {
+        output("error \(error)")
+        exit(1)
+    }
+case "attachments":
+    guard arguments.count >= 7, let tablesURL = URL(string: arguments[3]), let filesURL = URL(string: arguments[4]),
+          let seed = UInt64(arguments[6]) else {
+        output("usage: journal-crash-child attachments <directory> <tablesURL> <filesURL> <v2|v3> <seed>")
+        exit(2)
+    }
+    do {
+        try await AttachmentChild.run(directory: directory, tablesURL: tablesURL, filesURL: filesURL,
+                                      apiVersion: arguments[5] == "v3" ? .v3 : .v2, seed: seed)
     } catch {
         output("error \(error)")
         exit(1)
