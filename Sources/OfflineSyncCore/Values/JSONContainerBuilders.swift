@@ -1,11 +1,17 @@
-/// An object ``JSONValueEncoder`` is filling in. Members that nested containers and super-encoders fill in later are
-/// held by reference and read when the object is finished.
+/// An object ``JSONValueEncoder`` is filling in. Members are kept in the order set and made an object once, at the
+/// end, so that each key is hashed once. Members that nested containers and super-encoders fill in later are held by
+/// reference and read when the object is finished.
 final class JSONObjectBuilder {
-    private var members: JSONObject = [:]
+    private var members: [(key: String, value: JSONValue)] = []
     private var pending: [String: JSONPendingValue] = [:]
 
+    init() {
+        // Room for the members of a typical model without growing.
+        members.reserveCapacity(8)
+    }
+
     func set(_ value: JSONValue, for key: String) {
-        members[key] = value
+        members.append((key, value))
         if !pending.isEmpty { pending[key] = nil }
     }
 
@@ -30,9 +36,10 @@ final class JSONObjectBuilder {
         pending[key] = .encoder(encoder)
     }
 
+    /// The object; of a key set twice, the later value.
     func finished() -> JSONObject {
-        guard !pending.isEmpty else { return members }
-        var object = members
+        var object = JSONObject(minimumCapacity: members.count + pending.count)
+        for (key, value) in members { object[key] = value }
         for (key, value) in pending { object[key] = value.finished() }
         return object
     }

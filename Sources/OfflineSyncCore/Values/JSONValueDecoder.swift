@@ -62,16 +62,16 @@ final class JSONNodeDecoder: Decoder, SingleValueDecodingContainer {
         self
     }
 
-    /// This decoder's value as `Value`: a Foundation type `JSONDecoder` reads itself (``foundationValue(_:from:at:)``),
+    /// This decoder's value as `Value`: a type read without its `init(from:)` (``directValue(_:from:at:)``),
     /// or what `Value.init(from:)` makes of this decoder.
     func decodeValue<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        if let special = try Self.foundationValue(Value.self, from: value, at: codingPath) { return special }
+        if let special = try Self.directValue(Value.self, from: value, at: codingPath) { return special }
         return try Value(from: self)
     }
 
     /// `child`, the value at `key` below this one, as `Value`.
     func decodeChild<Value: Decodable>(_ type: Value.Type, from child: JSONValue, at key: any CodingKey) throws -> Value {
-        if let special = try Self.foundationValue(Value.self, from: child, at: codingPath(appending: key)) { return special }
+        if let special = try Self.directValue(Value.self, from: child, at: codingPath(appending: key)) { return special }
         return try Value(from: JSONNodeDecoder(value: child, parent: self, key: key))
     }
 

@@ -12,7 +12,7 @@ package struct JSONValueEncoder: Sendable {
     /// - Throws: `EncodingError` for a number an item cannot hold, and when `value` encodes nothing at all.
     package func encode<Value: Encodable>(_ value: Value) throws -> JSONValue {
         let encoder = JSONNodeEncoder(parent: nil, key: nil)
-        if let special = try JSONNodeEncoder.foundationValue(value, at: []) { return special }
+        if let special = try JSONNodeEncoder.directValue(value, at: []) { return special }
         try value.encode(to: encoder)
         guard let tree = encoder.finishedValue() else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
@@ -96,11 +96,11 @@ final class JSONNodeEncoder: Encoder, SingleValueEncodingContainer {
         self
     }
 
-    /// The tree of `value`, which sits at `key` below this encoder (at this encoder for nil): a Foundation type
-    /// `JSONEncoder` writes itself (``foundationValue(_:at:)``), or what `value.encode(to:)` makes; an empty
+    /// The tree of `value`, which sits at `key` below this encoder (at this encoder for nil): a type written
+    /// without its `encode(to:)` (``directValue(_:at:)``), or what `value.encode(to:)` makes; an empty
     /// object when it encodes nothing.
     func encodedChild<Value: Encodable>(_ value: Value, at key: (any CodingKey)?) throws -> JSONValue {
-        if let special = try Self.foundationValue(value, at: key.map(codingPath(appending:)) ?? codingPath) {
+        if let special = try Self.directValue(value, at: key.map(codingPath(appending:)) ?? codingPath) {
             return special
         }
         let child = JSONNodeEncoder(parent: self, key: key)

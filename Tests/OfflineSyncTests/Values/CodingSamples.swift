@@ -234,6 +234,17 @@ enum CodingSamples {
         }
     }
 
+    /// Scalars as elements of arrays and dictionaries, which reach the coders through the generic `encode`/`decode`.
+    struct Collections: Codable, Equatable {
+        var tags = ["a", "", "ü"]
+        var flags = [true, false]
+        var counts: [Int64] = [.min, 0, .max]
+        var ints = [-1, 0, 1]
+        var ratios = ["half": 0.5, "whole": 2.0, "big": 1e16]
+        var notes: [String: String?] = ["set": "x", "unset": nil]
+        var emptyTags: [String] = []
+    }
+
     struct Trees: Codable, Equatable {
         var extra: JSONValue = ["whole": .double(2), "half": .double(2.5), "big": .double(1e16), "list": [.double(-0.0), 1, "s", .null]]
         var plain: JSONValue = ["a": 1, "b": [true, "x"]]

@@ -83,6 +83,17 @@ struct JSONValueCoderDifferentialTests {
         try expectSameAsJSONText(42)
     }
 
+    @Test func scalarsInArraysAndDictionariesCodeAsThroughJSONText() throws {
+        try expectSameAsJSONText(Samples.Collections())
+        let item = (try? JSONTextCoding.encode(Samples.Collections()))?.objectValue ?? [:]
+        for (key, value): (String, JSONValue) in [("tags", ["a", 1]), ("tags", "a"), ("tags", .null), ("flags", [1]), ("counts", ["1"]),
+                                                  ("ints", [.double(2), "3"]), ("ratios", ["x": "y"]), ("notes", ["a": 1])] {
+            var changed = item
+            changed[key] = value
+            expectSameDecoding(Samples.Collections.self, from: .object(changed))
+        }
+    }
+
     @Test func jsonValueFieldsCodeAsTheirCodableConformanceDoes() throws {
         try expectSameAsJSONText(Samples.Trees())
         let tree = try JSONValueEncoder().encode(Samples.Trees())
