@@ -18,20 +18,29 @@ public enum Timestamp {
         let (year, month, day) = civilDate(fromDays: days)
         var out = [UInt8]()
         out.reserveCapacity(24)
-        func digits(_ value: Int64, _ width: Int) {
-            var text = Array(String(value).utf8)
-            while text.count < width { text.insert(UInt8(ascii: "0"), at: 0) }
-            out.append(contentsOf: text)
-        }
         if year < 0 { out.append(UInt8(ascii: "-")) }
-        digits(abs(year), 4); out.append(UInt8(ascii: "-"))
-        digits(month, 2); out.append(UInt8(ascii: "-"))
-        digits(day, 2); out.append(UInt8(ascii: "T"))
-        digits(msOfDay / 3_600_000, 2); out.append(UInt8(ascii: ":"))
-        digits(msOfDay / 60_000 % 60, 2); out.append(UInt8(ascii: ":"))
-        digits(msOfDay / 1000 % 60, 2); out.append(UInt8(ascii: "."))
-        digits(msOfDay % 1000, 3); out.append(UInt8(ascii: "Z"))
+        appendDigits(abs(year), width: 4, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, to: &out); out.append(UInt8(ascii: "T"))
+        appendDigits(msOfDay / 3_600_000, width: 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(msOfDay / 60_000 % 60, width: 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(msOfDay / 1000 % 60, width: 2, to: &out); out.append(UInt8(ascii: "."))
+        appendDigits(msOfDay % 1000, width: 3, to: &out); out.append(UInt8(ascii: "Z"))
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the decimal digits of `value` (not negative), zero-padded to at least `width` digits.
+    private static func appendDigits(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        var divisor: Int64 = 1
+        var digits = 1
+        while digits < width || value / divisor >= 10 {
+            divisor *= 10
+            digits += 1
+        }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// Parses an ISO 8601 date-time (`yyyy-MM-ddTHH:mm:ss`, optional fraction of 1 to 9 digits, then `Z` or an

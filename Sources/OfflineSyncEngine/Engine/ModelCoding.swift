@@ -1,12 +1,9 @@
 import OfflineSyncCore
 import OfflineSyncStore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
-/// Converts `Codable` models to and from ``JSONObject`` items through `JSONEncoder`/`JSONDecoder`.
+/// Converts `Codable` models to and from ``JSONObject`` items, straight between the model and the item's tree
+/// (`JSONValueEncoder`, `JSONValueDecoder`): no JSON text in between, with the results `JSONEncoder` and
+/// `JSONDecoder` give.
 ///
 /// Dates are written as the table protocol's ISO 8601 strings with milliseconds
 /// (`2026-01-01T00:00:00.000Z`), so they compare as instants in filters and travel unchanged; on decoding any
@@ -15,14 +12,8 @@ struct ModelCoding: Sendable {
     let table: String
 
     func item<Model: Encodable>(from model: Model) throws -> JSONObject {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.string(from: date))
-        }
         do {
-            let data = try encoder.encode(model)
-            guard case .object(let item) = try JSONValue(parsing: data) else {
+            guard case .object(let item) = try JSONValueEncoder().encode(model) else {
                 throw SyncError.modelCoding(type: "\(Model.self)", table: table, reason: "it does not encode to a JSON object")
             }
             return item
@@ -43,15 +34,6 @@ struct ModelCoding: Sendable {
 
     /// The model decoded from `item`; throws the decoder's own error (a `DecodingError` when the item does not fit).
     func decoded<Model: Decodable>(_ type: Model.Type, from item: JSONObject) throws -> Model {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = Timestamp.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date-time.")
-            }
-            return date
-        }
-        return try decoder.decode(Model.self, from: Data(JSONValue.object(item).jsonBytes()))
+        try JSONValueDecoder().decode(Model.self, from: .object(item))
     }
 }
