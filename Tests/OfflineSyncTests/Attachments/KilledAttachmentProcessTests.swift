@@ -81,7 +81,7 @@ struct KilledAttachmentProcessTests {
         for id in files.stored.keys {
             #expect(known.contains(id) || records[id] != nil, "the endpoint holds \(id), which no item and no record names")
         }
-        #expect(try await queue.statusUpdates().first { _ in true }?.pendingUploads == 0)
+        #expect(await queue.statusUpdates().first { _ in true }?.pendingUploads == 0)
         try await store.close()
     }
 
