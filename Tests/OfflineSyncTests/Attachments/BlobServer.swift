@@ -2,7 +2,7 @@ import Foundation
 
 /// A file endpoint on the loopback server for the attachment tests: `PUT`, `GET` and `DELETE /files/<id>`, with a log
 /// of the requests and faults a test can set: the next requests answered 500, uploads stored and then not answered
-/// (the connection dropped), slow answers.
+/// (the connection dropped), answers held back, file bodies sent slowly.
 final class BlobServer: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: [UInt8]] = [:]
@@ -10,6 +10,7 @@ final class BlobServer: @unchecked Sendable {
     private var failing = 0
     private var dropsAfterStoring = 0
     private var answerDelay: Duration = .zero
+    private var bodyTrickle: Duration = .zero
     private var server: LoopbackHTTPServer?
 
     /// Starts the server; `token`, when set, is the bearer token every request must carry.
@@ -35,6 +36,8 @@ final class BlobServer: @unchecked Sendable {
     func dropAfterStoring(_ count: Int) { lock.withLock { dropsAfterStoring = count } }
     /// Waits `delay` before every answer.
     func delayAnswers(by delay: Duration) { lock.withLock { answerDelay = delay } }
+    /// Sends every file body 4 KiB at a time, `pause` before each part.
+    func trickleBodies(every pause: Duration) { lock.withLock { bodyTrickle = pause } }
     /// Puts a file on the server as another device would have.
     func put(_ id: String, _ bytes: [UInt8]) { lock.withLock { files[id] = bytes } }
 
@@ -61,8 +64,8 @@ final class BlobServer: @unchecked Sendable {
             lock.withLock { files[id] = request.body }
             return drop ? .dropped : ServerResponse(status: 201)
         case "GET":
-            guard let bytes = lock.withLock({ files[id] }) else { return ServerResponse(status: 404) }
-            return ServerResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: bytes)
+            guard let (bytes, trickle) = lock.withLock({ files[id].map { ($0, bodyTrickle) } }) else { return ServerResponse(status: 404) }
+            return ServerResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: bytes, trickle: trickle)
         case "DELETE":
             let existed = lock.withLock { files.removeValue(forKey: id) != nil }
             return ServerResponse(status: existed ? 204 : 404)

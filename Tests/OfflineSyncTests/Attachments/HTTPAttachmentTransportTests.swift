@@ -110,4 +110,28 @@ struct HTTPAttachmentTransportTests {
         #expect(await remote.referencesBeforeFiles.isEmpty)
         #expect(server.stored.count == 6)
     }
+
+    @Test func aDownloadCutByItsTimeoutLeavesNoFileAndTheNextAttemptGetsItWhole() async throws {
+        let server = try BlobServer()
+        defer { server.stop() }
+        let bytes = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        server.put("slow", bytes)
+        server.trickleBodies(every: .milliseconds(60))     // 16 parts: about a second
+        let impatient = HTTPRemoteConfiguration(timeout: .milliseconds(300), retryPolicy: .none)
+        let device = try await AttachmentDevice(remote: InMemoryRemote(), transport: Self.transport(server, configuration: impatient))
+        defer { device.folder.remove() }
+        await #expect(throws: AttachmentError.self) { try await device.queue.file(for: "slow") }
+        guard case .failed = try await device.queue.state(of: "slow") else {
+            Issue.record("the cut download is not reported as failed")
+            return
+        }
+        let partial = device.filesFolder.appendingPathComponent(".partial")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: partial.path).isEmpty, "the cut download left a partial file")
+        #expect(!FileManager.default.fileExists(atPath: device.filesFolder.appendingPathComponent("slow").path))
+
+        server.trickleBodies(every: .milliseconds(2))
+        let file = try #require(try await device.queue.file(for: "slow"))
+        #expect(try [UInt8](Data(contentsOf: file)) == bytes)
+        #expect(try await device.queue.state(of: "slow") == .local)
+    }
 }

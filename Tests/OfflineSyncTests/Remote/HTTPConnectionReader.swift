@@ -29,6 +29,8 @@ struct ServerResponse: Sendable {
     var body: [UInt8] = []
     /// Whether the server closes the connection instead of answering (an answer lost in transit).
     var dropsConnection = false
+    /// When not zero, the body is sent 4 KiB at a time with this pause before each part (a slow network).
+    var trickle: Duration = .zero
 
     /// No answer: the connection is closed without a byte sent.
     static let dropped = ServerResponse(status: 0, dropsConnection: true)

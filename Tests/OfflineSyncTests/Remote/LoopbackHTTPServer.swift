@@ -193,13 +193,28 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         headers["Connection"] = keepAlive ? "keep-alive" : "close"
         if !response.body.isEmpty, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + response.body
+        guard response.trickle > .zero else {
+            sendAll(Array((head + "\r\n").utf8) + response.body, to: connection)
+            return
+        }
+        guard sendAll(Array((head + "\r\n").utf8), to: connection) else { return }
+        let pause = Double(response.trickle.components.seconds) + Double(response.trickle.components.attoseconds) / 1e18
+        for start in stride(from: 0, to: response.body.count, by: 4_096) {
+            Thread.sleep(forTimeInterval: pause)
+            guard sendAll(Array(response.body[start..<min(start + 4_096, response.body.count)]), to: connection) else { return }
+        }
+    }
+
+    /// Sends all of `bytes`; false when the connection failed.
+    @discardableResult
+    private func sendAll(_ bytes: [UInt8], to connection: Int32) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Self.sendFlags) }
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             sent += count
         }
+        return true
     }
 
     #if canImport(Glibc)
