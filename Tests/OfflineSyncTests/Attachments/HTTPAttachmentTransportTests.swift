@@ -116,7 +116,8 @@ struct HTTPAttachmentTransportTests {
         defer { server.stop() }
         let bytes = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         server.put("slow", bytes)
-        server.trickleBodies(every: .milliseconds(60))     // 16 parts: about a second
+        // 16 parts a second apart against a deadline of 0.3 s: wide enough for a suite that starves the deadline's timer.
+        server.trickleBodies(every: .seconds(1))
         let impatient = HTTPRemoteConfiguration(timeout: .milliseconds(300), retryPolicy: .none)
         let device = try await AttachmentDevice(remote: InMemoryRemote(), transport: Self.transport(server, configuration: impatient))
         defer { device.folder.remove() }
