@@ -16,7 +16,7 @@ package struct JSONValueDecoder: Sendable {
 
 /// The `Decoder` of ``JSONValueDecoder`` at one value of the tree, which is also that value's single-value container.
 /// Its parent and key make the coding path, built only for an error.
-final class JSONNodeDecoder: Decoder, SingleValueDecodingContainer {
+final class JSONNodeDecoder: CodingPathNode, Decoder, SingleValueDecodingContainer {
     let value: JSONValue
     private let parent: JSONNodeDecoder?
     private let key: (any CodingKey)?
@@ -27,20 +27,8 @@ final class JSONNodeDecoder: Decoder, SingleValueDecodingContainer {
         self.key = key
     }
 
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: JSONNodeDecoder? = self
-        while let current = node {
-            if let key = current.key { path.append(key) }
-            node = current.parent
-        }
-        return path.reversed()
-    }
-
-    /// The coding path of the value at `key` below this one.
-    func codingPath(appending key: any CodingKey) -> [any CodingKey] {
-        codingPath + [key]
-    }
+    var nodeKey: (any CodingKey)? { key }
+    var parentNode: JSONNodeDecoder? { parent }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 

@@ -23,7 +23,7 @@ package struct JSONValueEncoder: Sendable {
 
 /// The `Encoder` of ``JSONValueEncoder`` for one value of the tree, which is also its single-value container. Its
 /// parent and key make the coding path, built only for an error.
-final class JSONNodeEncoder: Encoder, SingleValueEncodingContainer {
+final class JSONNodeEncoder: CodingPathNode, Encoder, SingleValueEncodingContainer {
     /// What has been encoded so far.
     enum Content {
         case nothing
@@ -42,20 +42,8 @@ final class JSONNodeEncoder: Encoder, SingleValueEncodingContainer {
         self.content = content
     }
 
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: JSONNodeEncoder? = self
-        while let current = node {
-            if let key = current.key { path.append(key) }
-            node = current.parent
-        }
-        return path.reversed()
-    }
-
-    /// The coding path of the value at `key` below this one.
-    func codingPath(appending key: any CodingKey) -> [any CodingKey] {
-        codingPath + [key]
-    }
+    var nodeKey: (any CodingKey)? { key }
+    var parentNode: JSONNodeEncoder? { parent }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
