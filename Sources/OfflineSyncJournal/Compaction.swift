@@ -11,8 +11,8 @@ extension JournalDataSource {
     ///    (applies continue meanwhile);
     /// 4. switch the manifest to {snapshot g+1, journals g+1};
     /// 5. delete the files of the older generations.
-    /// Every step's file work runs away from the actor, on the store's ``BlockingFileWork``; applies wait during
-    /// steps 1 and 2 only. A failure before step 4 leaves the store as it was, still usable.
+    /// Every step's file work runs away from the actor, on a thread of the store's own (a ``BlockingFileWork``, never
+    /// one of Swift's shared threads); applies wait during steps 1 and 2 only. A failure before step 4 leaves the store as it was, still usable.
     /// - Throws: ``JournalError``.
     public func compact() async throws {
         try await compact(closing: false)
@@ -75,7 +75,7 @@ extension JournalDataSource {
         }
     }
 
-    /// Steps 1 and 2, their file work on the store's ``BlockingFileWork`` for writes: the new journal and the manifest
+    /// Steps 1 and 2, their file work on the store's own thread for compactions: the new journal and the manifest
     /// naming it; switches appends to it. The pipeline is held meanwhile, so no apply writes.
     private func startGeneration(_ generation: Int64, baseSequence: Int64) async throws(JournalError) {
         let path = layout.journalPath(generation)
@@ -84,7 +84,7 @@ extension JournalDataSource {
         let (layout, fileSystem, old) = (layout, fileSystem, journal.file)
         // The zeros written ahead go: earlier versions read them as damage in a journal that is not the newest.
         let trimmedEnd = journalExtent.allocated > journalExtent.end ? journalExtent.end : nil
-        let outcome = await writes.run { () -> GenerationStart in
+        let outcome = await snapshots.run { () -> GenerationStart in
             Self.startGeneration(path: path, header: header, manifest: transitional, layout: layout, fileSystem: fileSystem,
                                  oldJournal: old, trimmingTo: trimmedEnd)
         }

@@ -56,7 +56,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingFileWork/start(_:)``),
     /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
     let writes: BlockingFileWork
-    /// Where a compaction writes its snapshot while applies go on.
+    /// Where a compaction does its file work (the new journal, the snapshot written while applies go on, the
+    /// manifests, the old files' removal), on a thread of its own.
     let snapshots = BlockingFileWork(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
     var isCompacting = false
     /// Set while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
