@@ -53,9 +53,9 @@ extension JournalDataSource {
             frozen = tables
             try startGeneration(generation, baseSequence: base)
         }
-        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, on: snapshots,
-                                                        layout: layout, fileSystem: fileSystem)
-        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation })
+        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, sealing: sealing,
+                                                        on: snapshots, layout: layout, fileSystem: fileSystem)
+        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation }, encryption: manifest.encryption)
         try final.write(layout, fileSystem: fileSystem)
         manifest = final
         snapshotBytes = snapshotSize
@@ -70,8 +70,8 @@ extension JournalDataSource {
     /// Steps 1 and 2: the new journal and the manifest naming it; switches appends to it.
     private func startGeneration(_ generation: Int64, baseSequence: Int64) throws(JournalError) {
         let path = layout.journalPath(generation)
-        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence)
-        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation])
+        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence, keyIdentifier: sealing?.keyIdentifier)
+        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation], encryption: manifest.encryption)
         do {
             // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,
             // or a power loss could keep journal g+1 (base sequence) but lose g's tail, which reads as corruption.
@@ -103,14 +103,16 @@ extension JournalDataSource {
         manifest = transitional
     }
 
-    /// Step 3, away from the actor on `queue`: temporary file, sync, rename, directory sync. Returns the snapshot's
-    /// size.
-    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, on queue: BlockingFileWork,
-                                          layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+    /// Step 3, away from the actor on `queue`: temporary file (sealed with `sealing` when set), sync, rename,
+    /// directory sync. Returns the snapshot's size.
+    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, sealing: JournalSealing?,
+                                          on queue: BlockingFileWork, layout: StoreLayout,
+                                          fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
         try await queue.run { () throws(JournalError) -> Int64 in
             let temporary = layout.snapshotTemporaryPath(generation)
             do throws(JournalError) {
-                let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)
+                let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary,
+                                                    sealing: sealing, fileSystem: fileSystem)
                 try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
                 try fileSystem.syncDirectory(layout.directory)
                 return size
