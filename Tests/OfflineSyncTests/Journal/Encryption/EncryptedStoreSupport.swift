@@ -72,4 +72,32 @@ enum EncryptedStore {
         }
         return found
     }
+
+    /// 16-byte runs (every 8 bytes) of what the store's files at `path` hold sealed: the base64 payloads of journal
+    /// records and the blocks of snapshots.
+    static func sealedRuns(at path: String) throws -> Set<[UInt8]> {
+        var regions: [[UInt8]] = []
+        for (name, bytes) in try files(at: path) {
+            if name.hasPrefix("snapshot."), SealedSnapshotFile.isSealed(bytes) {
+                regions.append(Array(bytes[SealedSnapshotFile.headerBytes...]))
+            } else if name.hasPrefix("journal.") {
+                for line in bytes.split(separator: 0x0A) {
+                    let text = String(decoding: line, as: UTF8.self)
+                    if let range = text.range(of: #""e":""#) { regions.append(Array(text[range.upperBound...].utf8.dropLast(2))) }
+                }
+            }
+        }
+        var runs: Set<[UInt8]> = []
+        for region in regions where region.count >= 16 {
+            for start in stride(from: 0, through: region.count - 16, by: 8) { runs.insert(Array(region[start..<(start + 16)])) }
+        }
+        return runs
+    }
+
+    /// The files at `path` that hold any of `runs` (16 bytes each).
+    static func files(at path: String, holdingAnyOf runs: Set<[UInt8]>) throws -> [String] {
+        try files(at: path).filter { _, bytes in
+            bytes.count >= 16 && (0...(bytes.count - 16)).contains { runs.contains(Array(bytes[$0..<($0 + 16)])) }
+        }.map(\.key).sorted()
+    }
 }
