@@ -70,7 +70,7 @@ extension JournalDataSource {
     /// Steps 1 and 2: the new journal and the manifest naming it; switches appends to it.
     private func startGeneration(_ generation: Int64, baseSequence: Int64) throws(JournalError) {
         let path = layout.journalPath(generation)
-        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence, keyIdentifier: sealing?.keyIdentifier)
+        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence, keyIdentifier: manifest.encryption?.keyIdentifier)
         let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation], encryption: manifest.encryption)
         do {
             // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,

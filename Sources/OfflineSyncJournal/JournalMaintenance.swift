@@ -143,7 +143,7 @@ extension JournalDataSource {
         }
         guard storeRemains else { return rebuilt }
         let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false, sealing: sealing)
-        var report = try moveDamagedPartsAside(layout, reading, keyIdentifier: sealing?.keyIdentifier, fileSystem: fileSystem)
+        var report = try moveDamagedPartsAside(layout, reading, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem)
         report.movedAside = rebuilt.movedAside + report.movedAside
         report.bytesMovedAside += rebuilt.bytesMovedAside
         return report

@@ -49,29 +49,46 @@ enum ManifestRebuild {
     }
 
     /// The encryption of the rebuilt manifest: none when the store's files are plaintext (its oldest kept journal's
-    /// header names no key, or without a journal its snapshot is not sealed), else a key check of `sealing`.
+    /// header names no key, or without a journal its snapshot is not sealed), else the key the header names with a
+    /// key check of `sealing`, once `sealing` has opened the journal's first record (or the snapshot's first block).
     /// - Throws: ``JournalError/encrypted(directory:keyIdentifier:)`` for sealed files without `sealing`,
-    ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when the header names another key.
+    ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when its key does not open them: nothing is changed.
     private static func encryption(journal: Int64?, snapshot: Int64?, _ layout: StoreLayout, sealing: JournalSealing?,
                                    fileSystem: any FileSystem) async throws(JournalError) -> Manifest.Encryption? {
         var key: String?
+        var opens = true
         if let journal {
-            let bytes = try fileSystem.readFile(layout.journalPath(journal))
-            let firstLine = bytes.firstIndex(of: 0x0A).map { bytes[..<$0] } ?? bytes[...]
-            if case .success(let record) = Array(firstLine).withUnsafeBytes({ JournalRecord.decode($0) }),
+            let lines = try fileSystem.readFile(layout.journalPath(journal)).split(separator: 0x0A, maxSplits: 2).prefix(2).map(Array.init)
+            if let header = lines.first, case .success(let record) = header.withUnsafeBytes({ JournalRecord.decode($0) }),
                case .header(_, _, let identifier) = record.body {
                 key = identifier
             }
-        } else if let snapshot {
-            let prefix = try fileSystem.readFile(layout.snapshotPath(snapshot)).prefix(SealedSnapshotFile.headerBytes)
-            if SealedSnapshotFile.isSealed(Array(prefix)) { key = sealing?.keyIdentifier ?? "(unknown)" }
+            if let sealing, lines.count > 1, case .failure(.unauthentic) = lines[1].withUnsafeBytes({ JournalRecord.decode($0, sealing: sealing) }) {
+                opens = false
+            }
+        }
+        if journal == nil || key != nil, let snapshot {
+            let path = layout.snapshotPath(snapshot)
+            let prefix = try fileSystem.readFile(path).prefix(SealedSnapshotFile.headerBytes)
+            if SealedSnapshotFile.isSealed(Array(prefix)) {
+                key = key ?? sealing?.keyIdentifier ?? "(unknown)"
+                if let sealing, opens { opens = await firstBlockOpens(path, generation: snapshot, sealing: sealing, fileSystem: fileSystem) }
+            }
         }
         guard let key else { return nil }
         guard let sealing else { throw JournalError.encrypted(directory: layout.directory, keyIdentifier: key) }
-        guard sealing.keyIdentifier == key else {
-            throw JournalError.wrongKey(directory: layout.directory, keyIdentifier: key, given: sealing.keyIdentifier)
-        }
-        return try Manifest.Encryption(sealing)
+        guard opens else { throw JournalError.wrongKey(directory: layout.directory, keyIdentifier: key, given: sealing.keyIdentifier) }
+        return Manifest.Encryption(keyIdentifier: key, keyCheck: try sealing.keyCheck())
+    }
+
+    /// Whether `sealing` opens the first block of the sealed snapshot at `path`.
+    private static func firstBlockOpens(_ path: String, generation: Int64, sealing: JournalSealing, fileSystem: any FileSystem) async -> Bool {
+        guard let file = try? fileSystem.open(path, mode: .readOnly) else { return false }
+        defer { fileSystem.close(file) }
+        guard let size = try? fileSystem.size(file),
+              let source = try? SnapshotSource.opening(file, path: path, size: Int(size), generation: generation, sealing: sealing, fileSystem: fileSystem)
+        else { return false }
+        return (try? source.read(0..<min(1, source.count))) != nil
     }
 
     /// The generations of the snapshot and journal files in the store's directory.

@@ -45,7 +45,7 @@ enum Recovery {
         let owned = OwnedFile(journal, fileSystem: fileSystem)
         var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
         if newest.problem != nil {
-            extent = JournalExtent(end: try cutTornTail(newest, file: journal, keyIdentifier: sealing?.keyIdentifier, fileSystem: fileSystem))
+            extent = JournalExtent(end: try cutTornTail(newest, file: journal, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem))
         }
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
         // Counted in the newest journal only, as its size is (``OpenedStore/journalExtent``).

@@ -127,4 +127,26 @@ struct EncryptedDamageTests {
         #expect(try await store.read(table: "T", id: "j3") == nil)
         try await store.close()
     }
+
+    @Test func aDamagedManifestIsRebuiltOnlyWithTheStoresKeyAndKeepsItEncrypted() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try await Self.makeStore(directory)
+        try writeBytes(Array("garbage\n".utf8), to: directory.storePath + "/CURRENT")
+        let before = try EncryptedStore.files(at: directory.storePath)
+        let withoutKey = await #expect(throws: JournalError.self) { _ = try await JournalDataSource.repair(directory: directory.store) }
+        #expect(withoutKey?.code == .encrypted)
+        let wrongKey = await #expect(throws: JournalError.self) {
+            _ = try await JournalDataSource.repair(directory: directory.store, cipher: EncryptedStore.cipher(key: EncryptedStore.otherKey, identifier: "test-key-1"))
+        }
+        #expect(wrongKey?.code == .wrongKey)
+        #expect(try EncryptedStore.files(at: directory.storePath) == before)
+
+        let report = try await JournalDataSource.repair(directory: directory.store, cipher: EncryptedStore.cipher)
+        #expect(report.movedAside.map { ($0 as NSString).lastPathComponent } == ["CURRENT.broken"])
+        let store = try await EncryptedStore.open(directory.storePath, cipher: EncryptedStore.cipher)
+        #expect(try await store.read(Query(table: "T")).items.count == 24)
+        try await store.close()
+        await #expect(throws: JournalError.self) { _ = try await EncryptedStore.open(directory.storePath, cipher: nil) }
+    }
 }
