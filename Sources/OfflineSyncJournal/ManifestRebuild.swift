@@ -48,47 +48,62 @@ enum ManifestRebuild {
         return true
     }
 
-    /// The encryption of the rebuilt manifest: none when the store's files are plaintext (its oldest kept journal's
-    /// header names no key, or without a journal its snapshot is not sealed), else the key the header names with a
-    /// key check of `sealing`, once `sealing` has opened the journal's first record (or the snapshot's first block).
+    /// The encryption of the rebuilt manifest. The oldest kept journal's header tells: it names the key, or none for a
+    /// plaintext store. When it cannot tell (no journal, or a damaged header), a sealed snapshot means an encrypted
+    /// store, and otherwise the caller's `sealing` decides. An encrypted store keeps the key identifier its header
+    /// names, with a key check of `sealing`, whose key must open one of the journal's records or the snapshot's
+    /// blocks when there are any (with the wrong key every record would read as damage, and repair would move them
+    /// aside), unless its identifier is the one the header names: then nothing opening is taken for damage.
     /// - Throws: ``JournalError/encrypted(directory:keyIdentifier:)`` for sealed files without `sealing`,
-    ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when its key does not open them: nothing is changed.
+    ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when its key opens nothing: nothing is changed.
     private static func encryption(journal: Int64?, snapshot: Int64?, _ layout: StoreLayout, sealing: JournalSealing?,
                                    fileSystem: any FileSystem) async throws(JournalError) -> Manifest.Encryption? {
-        var key: String?
-        var opens = true
+        var header: (key: String?, known: Bool) = (nil, false)
+        var tried = false, opens = false
         if let journal {
-            let lines = try fileSystem.readFile(layout.journalPath(journal)).split(separator: 0x0A, maxSplits: 2).prefix(2).map(Array.init)
-            if let header = lines.first, case .success(let record) = header.withUnsafeBytes({ JournalRecord.decode($0) }),
+            let lines = try fileSystem.readFile(layout.journalPath(journal)).split(separator: 0x0A).map(Array.init)
+            if let first = lines.first, case .success(let record) = first.withUnsafeBytes({ JournalRecord.decode($0) }),
                case .header(_, _, let identifier) = record.body {
-                key = identifier
+                header = (identifier, true)
             }
-            if let sealing, lines.count > 1, case .failure(.unauthentic) = lines[1].withUnsafeBytes({ JournalRecord.decode($0, sealing: sealing) }) {
-                opens = false
+            if let sealing {
+                tried = lines.count > 1
+                opens = lines.dropFirst().contains { line in
+                    if case .success(let record) = line.withUnsafeBytes({ JournalRecord.decode($0, sealing: sealing) }),
+                       case .apply = record.body { return true }
+                    return false
+                }
             }
         }
-        if journal == nil || key != nil, let snapshot {
+        if header.known && header.key == nil { return nil }
+        var key = header.key
+        if let snapshot, fileSystem.fileExists(layout.snapshotPath(snapshot)) {
             let path = layout.snapshotPath(snapshot)
             let prefix = try fileSystem.readFile(path).prefix(SealedSnapshotFile.headerBytes)
             if SealedSnapshotFile.isSealed(Array(prefix)) {
                 key = key ?? sealing?.keyIdentifier ?? "(unknown)"
-                if let sealing, opens { opens = await firstBlockOpens(path, generation: snapshot, sealing: sealing, fileSystem: fileSystem) }
+                if let sealing, !opens {
+                    tried = true
+                    opens = await anyBlockOpens(path, generation: snapshot, sealing: sealing, fileSystem: fileSystem)
+                }
             }
         }
-        guard let key else { return nil }
+        guard let key = key ?? sealing?.keyIdentifier else { return nil }
         guard let sealing else { throw JournalError.encrypted(directory: layout.directory, keyIdentifier: key) }
-        guard opens else { throw JournalError.wrongKey(directory: layout.directory, keyIdentifier: key, given: sealing.keyIdentifier) }
+        guard opens || !tried || sealing.keyIdentifier == key else {
+            throw JournalError.wrongKey(directory: layout.directory, keyIdentifier: key, given: sealing.keyIdentifier)
+        }
         return Manifest.Encryption(keyIdentifier: key, keyCheck: try sealing.keyCheck())
     }
 
-    /// Whether `sealing` opens the first block of the sealed snapshot at `path`.
-    private static func firstBlockOpens(_ path: String, generation: Int64, sealing: JournalSealing, fileSystem: any FileSystem) async -> Bool {
+    /// Whether `sealing` opens any block of the sealed snapshot at `path`.
+    private static func anyBlockOpens(_ path: String, generation: Int64, sealing: JournalSealing, fileSystem: any FileSystem) async -> Bool {
         guard let file = try? fileSystem.open(path, mode: .readOnly) else { return false }
         defer { fileSystem.close(file) }
         guard let size = try? fileSystem.size(file),
               let source = try? SnapshotSource.opening(file, path: path, size: Int(size), generation: generation, sealing: sealing, fileSystem: fileSystem)
         else { return false }
-        return (try? source.read(0..<min(1, source.count))) != nil
+        return stride(from: 0, to: source.count, by: SealedSnapshotFile.blockBytes).contains { (try? source.read($0..<($0 + 1))) != nil }
     }
 
     /// The generations of the snapshot and journal files in the store's directory.

@@ -128,6 +128,7 @@ struct EncryptedDamageTests {
         try await store.close()
     }
 
+    /// A rebuild trusts a key that opens a sealed record or block, or that has the identifier the files name.
     @Test func aDamagedManifestIsRebuiltOnlyWithTheStoresKeyAndKeepsItEncrypted() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -137,7 +138,7 @@ struct EncryptedDamageTests {
         let withoutKey = await #expect(throws: JournalError.self) { _ = try await JournalDataSource.repair(directory: directory.store) }
         #expect(withoutKey?.code == .encrypted)
         let wrongKey = await #expect(throws: JournalError.self) {
-            _ = try await JournalDataSource.repair(directory: directory.store, cipher: EncryptedStore.cipher(key: EncryptedStore.otherKey, identifier: "test-key-1"))
+            _ = try await JournalDataSource.repair(directory: directory.store, cipher: EncryptedStore.otherCipher)
         }
         #expect(wrongKey?.code == .wrongKey)
         #expect(try EncryptedStore.files(at: directory.storePath) == before)
