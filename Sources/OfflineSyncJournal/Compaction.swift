@@ -55,9 +55,10 @@ extension JournalDataSource {
             try await startGeneration(generation, baseSequence: base)
         }
         let (layout, fileSystem) = (layout, fileSystem)
-        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, on: snapshots,
-                                                        layout: layout, fileSystem: fileSystem)
-        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation })
+        let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, sealing: sealing,
+                                                        on: snapshots, layout: layout, fileSystem: fileSystem)
+        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation },
+                             encryption: manifest.encryption)
         try await snapshots.run { () throws(JournalError) in try final.write(layout, fileSystem: fileSystem) }
         manifest = final
         snapshotBytes = snapshotSize
@@ -79,8 +80,10 @@ extension JournalDataSource {
     /// naming it; switches appends to it. The pipeline is held meanwhile, so no apply writes.
     private func startGeneration(_ generation: Int64, baseSequence: Int64) async throws(JournalError) {
         let path = layout.journalPath(generation)
-        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence)
-        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation])
+        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence,
+                                              keyIdentifier: manifest.encryption?.keyIdentifier)
+        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation],
+                                    encryption: manifest.encryption)
         let (layout, fileSystem, old) = (layout, fileSystem, journal.file)
         // The zeros written ahead go: earlier versions read them as damage in a journal that is not the newest.
         let trimmedEnd = journalExtent.allocated > journalExtent.end ? journalExtent.end : nil
@@ -143,14 +146,16 @@ extension JournalDataSource {
         }
     }
 
-    /// Step 3, away from the actor on `queue`: temporary file, sync, rename, directory sync. Returns the snapshot's
-    /// size.
-    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, on queue: BlockingFileWork,
-                                          layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+    /// Step 3, away from the actor on `queue`: temporary file (sealed with `sealing` when set), sync, rename,
+    /// directory sync. Returns the snapshot's size.
+    nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, sealing: JournalSealing?,
+                                          on queue: BlockingFileWork, layout: StoreLayout,
+                                          fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
         try await queue.run { () throws(JournalError) -> Int64 in
             let temporary = layout.snapshotTemporaryPath(generation)
             do throws(JournalError) {
-                let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary, fileSystem: fileSystem)
+                let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary,
+                                                    sealing: sealing, fileSystem: fileSystem)
                 try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
                 try fileSystem.syncDirectory(layout.directory)
                 return size

@@ -46,6 +46,22 @@ extension JournalDataSource {
             }
         }
         var packed = PackedItems()
+        if options.writeThread == .shared, !pipeline.groupsBatches, let sealing {
+            // As below, the payload sealed into its record.
+            await waitForTurnToWrite(holdsTurn: holdsTurn)
+            let sequence = lastSequence + 1
+            var payload: [UInt8] = []
+            payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
+            try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
+                                     prepared: prepared.encoded, packing: &packed)
+            try checkSize(payloadBytes: payload.count)
+            var buffer: [UInt8] = []
+            try JournalRecord.appendSealedApply(sequence: sequence, generation: manifest.generation, payload: payload,
+                                                sealing: sealing, into: &buffer)
+            try await write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
+            countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
+            return
+        }
         if options.writeThread == .shared, !pipeline.groupsBatches {
             await waitForTurnToWrite(holdsTurn: holdsTurn)
             // The record is written around its payload in one buffer.
@@ -58,13 +74,7 @@ extension JournalDataSource {
                                          prepared: prepared.encoded, packing: &packed)
             }
             try checkSize(payloadBytes: payloadBytes)
-            if buffer.count >= options.applyWhileWritingBytes, !resolved.contains(where: \.isDeleteAll) {
-                try await appendApplying(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
-            } else {
-                try appendInPlace(buffer, sync: sync)
-                var notRecording: BatchReversal?
-                tables.apply(resolved, packed: packed, recording: &notRecording, entriesAside: prepared.entries)
-            }
+            try await write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }
@@ -86,6 +96,19 @@ extension JournalDataSource {
     private func waitForTurnToWrite(holdsTurn: Bool) async {
         while (turns.isHeld && !holdsTurn) || batchBeingWritten || pipeline.isHeld {
             if turns.isHeld && !holdsTurn { await waitWhileATransactionHolds() } else { await waitUntilIdle() }
+        }
+    }
+
+    /// Writes `buffer`, the record of `changes`, in place, then applies them; a large batch without `deleteAll` is
+    /// applied while its record is written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
+    private func write(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
+                       entriesAside: [Int: AddedIndexEntries]) async throws(JournalError) {
+        if buffer.count >= options.applyWhileWritingBytes, !changes.contains(where: \.isDeleteAll) {
+            try await appendApplying(buffer, sync: sync, changes: changes, packed: packed, entriesAside: entriesAside)
+        } else {
+            try appendInPlace(buffer, sync: sync)
+            var notRecording: BatchReversal?
+            tables.apply(changes, packed: packed, recording: &notRecording, entriesAside: entriesAside)
         }
     }
 
@@ -116,9 +139,9 @@ extension JournalDataSource {
     /// order and resumes their callers; on failure every caller of the group gets the error.
     private func writeAway(_ group: [PendingCommit]) async {
         let started = ContinuousClock.now
-        let (buffer, sequence) = records(of: group.map(\.payload))
         do {
             if let failure { throw failure }
+            let (buffer, sequence) = try records(of: group.map(\.payload))
             try await appendAway(buffer, sync: group.contains(where: \.sync))
             applyWritten(lastSequence: sequence, group)
             for commit in group { commit.continuation.resume() }
@@ -128,16 +151,14 @@ extension JournalDataSource {
         perform(pipeline.writeFinished(duration: ContinuousClock.now - started))
     }
 
-    /// The journal records of these payloads, one line each, and the sequence number of the last.
-    private func records(of payloads: [[UInt8]]) -> (buffer: [UInt8], lastSequence: Int64) {
+    /// The journal records of these payloads, one line each (sealed in an encrypted store), and the sequence number
+    /// of the last.
+    private func records(of payloads: [[UInt8]]) throws(JournalError) -> (buffer: [UInt8], lastSequence: Int64) {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(payloads.reduce(0) { $0 + $1.count + 64 })
-        var sequence = lastSequence
-        for payload in payloads {
-            sequence += 1
-            JournalRecord.appendApply(sequence: sequence, generation: manifest.generation, payload: payload, into: &buffer)
-        }
-        return (buffer, sequence)
+        buffer.reserveCapacity(payloads.reduce(0) { $0 + (sealing == nil ? $1.count + 64 : JournalRecord.sealedRecordBytes(payloadBytes: $1.count)) })
+        try JournalRecord.appendApplies(payloads, firstSequence: lastSequence + 1, generation: manifest.generation,
+                                        sealing: sealing, into: &buffer)
+        return (buffer, lastSequence + Int64(payloads.count))
     }
 
     /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items

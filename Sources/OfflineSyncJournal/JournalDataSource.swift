@@ -30,6 +30,9 @@ import Dispatch
 public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     let layout: StoreLayout
     let options: JournalOptions
+    /// How the store seals what it writes: from ``JournalOptions/cipher`` at open, replaced by ``rekey(to:)``; nil
+    /// for a plaintext store.
+    var sealing: JournalSealing?
     let fileSystem: any FileSystem
     var tables: TableSet
     var lock: OwnedFile?
@@ -89,12 +92,14 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         for definition in options.indexes {
             do { try definition.validate() } catch { throw JournalError.invalidIndex(error) }
         }
+        let sealing = try options.cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
         let layout = StoreLayout(directory: path)
         try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        let opened = try await Recovery.open(layout, fileSystem: fileSystem, indexes: options.indexes)
+        let opened = try await Recovery.open(layout, fileSystem: fileSystem, indexes: options.indexes, sealing: sealing)
         self.layout = layout
         self.options = options
+        self.sealing = sealing
         self.fileSystem = fileSystem
         self.lock = lock
         self.tables = opened.tables
@@ -229,7 +234,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// Throws ``JournalError/recordTooLarge(bytes:limit:)`` when a record of a payload of `payloadBytes` bytes would
     /// pass ``JournalOptions/maximumRecordBytes``.
     func checkSize(payloadBytes: Int) throws(JournalError) {
-        let estimate = payloadBytes + JournalRecord.envelopeBytes
+        let estimate = sealing == nil ? payloadBytes + JournalRecord.envelopeBytes : JournalRecord.sealedRecordBytes(payloadBytes: payloadBytes)
         if estimate > options.maximumRecordBytes {
             throw JournalError.recordTooLarge(bytes: estimate, limit: options.maximumRecordBytes)
         }

@@ -27,11 +27,14 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     public let reason: String?
     /// The invalid index's own error, for the code `invalidIndex`.
     public let indexError: DataSourceError?
+    /// The identifier of the key the store was sealed with, for the codes `encrypted` and `wrongKey`.
+    public let keyIdentifier: String?
     /// A sentence saying what went wrong and what to do.
     public let description: String
 
     private init(_ code: Code, path: String?, offset: Int64? = nil, sequence: Int64? = nil, operation: String? = nil,
-                 errno: Int32? = nil, reason: String? = nil, indexError: DataSourceError? = nil, _ description: String) {
+                 errno: Int32? = nil, reason: String? = nil, indexError: DataSourceError? = nil, keyIdentifier: String? = nil,
+                 _ description: String) {
         self.code = code
         self.path = path
         self.offset = offset
@@ -40,6 +43,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         self.errno = errno
         self.reason = reason
         self.indexError = indexError
+        self.keyIdentifier = keyIdentifier
         self.description = description
     }
 
@@ -109,6 +113,31 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         JournalError(.invalidIndex, path: nil, indexError: error, error.description)
     }
 
+    /// The store is encrypted and was opened (or checked) without a cipher. Nothing was changed.
+    public static func encrypted(directory: String, keyIdentifier: String) -> JournalError {
+        JournalError(.encrypted, path: directory, keyIdentifier: keyIdentifier,
+                     "The journal store in \(directory) is encrypted with the key \"\(keyIdentifier)\"; pass a cipher holding that key in JournalOptions.cipher (the command-line tool: --key-file).")
+    }
+
+    /// The store is encrypted under another key than the cipher's: the manifest's key check does not open. Nothing
+    /// was changed.
+    public static func wrongKey(directory: String, keyIdentifier: String, given: String) -> JournalError {
+        JournalError(.wrongKey, path: directory, keyIdentifier: keyIdentifier,
+                     "The journal store in \(directory) is encrypted with the key \"\(keyIdentifier)\", and the cipher's key (\"\(given)\") does not open it; pass the key the store was encrypted with.")
+    }
+
+    /// The store is not encrypted but was opened with a cipher. Nothing was changed.
+    public static func notEncrypted(directory: String) -> JournalError {
+        JournalError(.notEncrypted, path: directory,
+                     "The journal store in \(directory) is not encrypted, but a cipher was given; open it without JournalOptions.cipher, then call rekey(to:) to encrypt it.")
+    }
+
+    /// The store's cipher failed to seal; nothing was written.
+    public static func sealingFailed(keyIdentifier: String, reason: String) -> JournalError {
+        JournalError(.sealingFailed, path: nil, reason: reason, keyIdentifier: keyIdentifier,
+                     "The cipher with the key \"\(keyIdentifier)\" failed to seal data: \(reason). Nothing was written; check the cipher.")
+    }
+
     static func errnoName(_ code: Int32) -> String {
         switch code {
         case 1: return "EPERM"
@@ -149,4 +178,12 @@ extension NamedCode where Domain == JournalError {
     public static var notAStore: Self { Self(rawValue: "notAStore") }
     /// One of the declared indexes is invalid.
     public static var invalidIndex: Self { Self(rawValue: "invalidIndex") }
+    /// The store is encrypted and no cipher was given.
+    public static var encrypted: Self { Self(rawValue: "encrypted") }
+    /// The cipher's key is not the one the store is encrypted with.
+    public static var wrongKey: Self { Self(rawValue: "wrongKey") }
+    /// The store is not encrypted but a cipher was given.
+    public static var notEncrypted: Self { Self(rawValue: "notEncrypted") }
+    /// The store's cipher failed to seal.
+    public static var sealingFailed: Self { Self(rawValue: "sealingFailed") }
 }

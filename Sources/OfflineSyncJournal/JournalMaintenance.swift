@@ -56,6 +56,16 @@ extension JournalDataSource {
         try await verify(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
     }
 
+    /// Checks an encrypted store as ``verify(directory:)`` does, opening every sealed record and snapshot block with
+    /// `cipher` (nil: a plaintext store). A sealed piece that fails authentication is reported as corrupted.
+    /// - Throws: as ``verify(directory:)``, and ``JournalError/encrypted(directory:keyIdentifier:)``,
+    ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` or ``JournalError/notEncrypted(directory:)`` when
+    ///   `cipher` does not fit the store.
+    public static func verify(directory: URL, cipher: (any StoreCipher)?) async throws -> JournalVerification {
+        let sealing = try cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
+        return try await verify(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem(), sealing: sealing)
+    }
+
     /// Moves the damaged part of the store aside (renamed or copied to `*.broken`, kept) and leaves the valid
     /// prefix, which then opens. A damaged snapshot moves the snapshot and every journal aside, leaving an empty
     /// store; a missing or damaged manifest is rebuilt from the files present (Docs/JournalFormat.md, "Opening and recovery").
@@ -65,22 +75,29 @@ extension JournalDataSource {
         try await repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem())
     }
 
+    /// Repairs an encrypted store as ``repair(directory:)`` does, with `cipher` (nil: a plaintext store) to open and
+    /// write its sealed files. Without the right key it throws and changes nothing.
+    public static func repair(directory: URL, cipher: (any StoreCipher)?) async throws -> JournalRepairReport {
+        let sealing = try cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
+        return try await repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem(), sealing: sealing)
+    }
+
     /// Takes the lock of the store at `path`, reads every file of it without changing anything, and runs `body`
     /// with what was read; the lock is released afterwards.
     private static func withLockedReading<Result>(
-        path: String, fileSystem: any FileSystem,
+        path: String, fileSystem: any FileSystem, sealing: JournalSealing?,
         _ body: (StoreLayout, StoreReading) throws(JournalError) -> Result
     ) async throws(JournalError) -> Result {
         let layout = StoreLayout(directory: path)
         guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         defer { lock.close() }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false, sealing: sealing)
         return try body(layout, reading)
     }
 
-    static func verify(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalVerification {
-        try await withLockedReading(path: path, fileSystem: fileSystem) { (layout, reading) throws(JournalError) in
+    static func verify(path: String, fileSystem: any FileSystem, sealing: JournalSealing? = nil) async throws(JournalError) -> JournalVerification {
+        try await withLockedReading(path: path, fileSystem: fileSystem, sealing: sealing) { (layout, reading) throws(JournalError) in
             JournalVerification(problems: problems(in: reading, layout: layout), generation: reading.manifest.generation,
                                 records: reading.journals.reduce(0) { $0 + $1.recordCount },
                                 lastSequence: reading.lastSequence)
@@ -102,6 +119,8 @@ extension JournalDataSource {
                 problems.append(JournalProblem(file: scan.path, offset: offset, sequence: sequence, message: "corrupted: \(reason)"))
             case .unsupportedFormat(let version)?:
                 problems.append(JournalProblem(file: scan.path, offset: 0, sequence: nil, message: "unsupported format version \(version)"))
+            case .needsKey(let key)?:
+                problems.append(JournalProblem(file: scan.path, offset: 0, sequence: nil, message: "sealed with the key \"\(key)\", not checked without it"))
             case nil:
                 continue
             }
@@ -113,18 +132,18 @@ extension JournalDataSource {
         return problems
     }
 
-    static func repair(path: String, fileSystem: any FileSystem) async throws(JournalError) -> JournalRepairReport {
+    static func repair(path: String, fileSystem: any FileSystem, sealing: JournalSealing? = nil) async throws(JournalError) -> JournalRepairReport {
         let layout = StoreLayout(directory: path)
         guard try ManifestRebuild.holdsStore(layout, fileSystem: fileSystem) else { throw JournalError.notAStore(directory: layout.directory) }
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         defer { lock.close() }
         var rebuilt = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
-        let storeRemains = try await ManifestRebuild.rebuildIfNeeded(layout, fileSystem: fileSystem) {
+        let storeRemains = try await ManifestRebuild.rebuildIfNeeded(layout, fileSystem: fileSystem, sealing: sealing) {
             (source) throws(JournalError) in try moveAside(source, fileSystem: fileSystem, into: &rebuilt)
         }
         guard storeRemains else { return rebuilt }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false)
-        var report = try moveDamagedPartsAside(layout, reading, fileSystem: fileSystem)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false, sealing: sealing)
+        var report = try moveDamagedPartsAside(layout, reading, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem)
         report.movedAside = rebuilt.movedAside + report.movedAside
         report.bytesMovedAside += rebuilt.bytesMovedAside
         return report
@@ -142,9 +161,10 @@ extension JournalDataSource {
         report.bytesMovedAside += size
     }
 
-    /// Repair proper, under the lock: moves what `reading` found damaged aside and rewrites the manifest.
+    /// Repair proper, under the lock: moves what `reading` found damaged aside and rewrites the manifest; a journal
+    /// it starts names `keyIdentifier` (the store's key, nil for a plaintext store).
     private static func moveDamagedPartsAside(
-        _ layout: StoreLayout, _ reading: StoreReading, fileSystem: any FileSystem
+        _ layout: StoreLayout, _ reading: StoreReading, keyIdentifier: String?, fileSystem: any FileSystem
     ) throws(JournalError) -> JournalRepairReport {
         var report = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
         let manifest = reading.manifest
@@ -155,9 +175,10 @@ extension JournalDataSource {
             if let snapshot = manifest.snapshot { try moveAside(layout.snapshotPath(snapshot)) }
             for generation in manifest.journals { try moveAside(layout.journalPath(generation)) }
             let generation = manifest.generation + 1
-            try fileSystem.writeNewFile(layout.journalPath(generation), JournalRecord.headerLine(generation: generation, baseSequence: 0))
+            try fileSystem.writeNewFile(layout.journalPath(generation),
+                                        JournalRecord.headerLine(generation: generation, baseSequence: 0, keyIdentifier: keyIdentifier))
             try fileSystem.syncDirectory(layout.directory)
-            try Manifest(snapshot: nil, journals: [generation]).write(layout, fileSystem: fileSystem)
+            try Manifest(snapshot: nil, journals: [generation], encryption: manifest.encryption).write(layout, fileSystem: fileSystem)
             return report
         }
         var kept: [Int64] = []
@@ -168,6 +189,7 @@ extension JournalDataSource {
             kept.append(scan.generation)
             guard let problem = scan.problem else { continue }
             if case .unsupportedFormat(let version) = problem { throw JournalError.unsupportedFormat(file: scan.path, version: version) }
+            if case .needsKey(let key) = problem { throw JournalError.encrypted(directory: layout.directory, keyIdentifier: key) }
             let bytes = try fileSystem.readFile(scan.path)
             let damaged = Array(bytes[Int(scan.validEnd)...])
             let target = uniqueName(scan.path + ".at-\(scan.validEnd)", fileSystem: fileSystem)
@@ -176,19 +198,20 @@ extension JournalDataSource {
             report.bytesMovedAside += Int64(damaged.count)
             let file = try fileSystem.open(scan.path, mode: .readWrite)
             defer { fileSystem.close(file) }
-            _ = try Recovery.cutTornTail(scan, file: file, fileSystem: fileSystem)
+            _ = try Recovery.cutTornTail(scan, file: file, keyIdentifier: keyIdentifier, fileSystem: fileSystem)
             break
         }
         for generation in manifest.journals where !kept.contains(generation) { try moveAside(layout.journalPath(generation)) }
         if kept.isEmpty {
             let generation = manifest.generation + 1
             let base = reading.snapshot?.lastSequence ?? 0
-            try fileSystem.writeNewFile(layout.journalPath(generation), JournalRecord.headerLine(generation: generation, baseSequence: base))
+            try fileSystem.writeNewFile(layout.journalPath(generation),
+                                        JournalRecord.headerLine(generation: generation, baseSequence: base, keyIdentifier: keyIdentifier))
             kept = [generation]
         }
         try fileSystem.syncDirectory(layout.directory)
         if kept != manifest.journals {
-            try Manifest(snapshot: manifest.snapshot, journals: kept).write(layout, fileSystem: fileSystem)
+            try Manifest(snapshot: manifest.snapshot, journals: kept, encryption: manifest.encryption).write(layout, fileSystem: fileSystem)
         }
         return report
     }

@@ -26,6 +26,14 @@ public struct JournalOptions: Sendable {
     /// Where the journal's writes and syncs run; default ``JournalWriteThread/shared``. Choose
     /// ``JournalWriteThread/dedicated`` when a slow disk must never hold a thread other tasks need.
     public var writeThread: JournalWriteThread = .shared
+    /// The cipher that seals every byte of items, queued operations, error rows and delta tokens before it reaches
+    /// a file (journal records, snapshots, what compaction, repair and erase write); default nil, a plaintext
+    /// store. A store created with a cipher must always be opened with one holding the same key: without one, open
+    /// throws ``JournalError/encrypted(directory:keyIdentifier:)``, with another key
+    /// ``JournalError/wrongKey(directory:keyIdentifier:given:)``, and a plaintext store opened with a cipher throws
+    /// ``JournalError/notEncrypted(directory:)``; none of them changes a file. ``JournalDataSource/rekey(to:)``
+    /// encrypts, re-keys or decrypts a store.
+    public var cipher: (any StoreCipher)?
     /// Records of at least this many bytes are written and synced on the store's write queue while the batch is
     /// applied to the tables (``JournalDataSource/appendApplying(_:sync:changes:packed:entriesAside:)``); tests lower it
     /// to take that path with small batches.

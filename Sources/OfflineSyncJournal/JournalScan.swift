@@ -18,6 +18,8 @@ struct JournalScan: Sendable {
         case corrupted(offset: Int64, sequence: Int64?, reason: String)
         /// The header names an unknown format version.
         case unsupportedFormat(version: Int64)
+        /// The header says the records are sealed with the key `keyIdentifier`, and the scan has no cipher.
+        case needsKey(keyIdentifier: String)
     }
 
     /// The generation the manifest names for this file.
@@ -44,14 +46,17 @@ struct JournalScan: Sendable {
         self.lastSequence = baseSequence
     }
 
-    /// Scans `bytes`, the content of the journal of `generation`, which must continue from `baseSequence`.
+    /// Scans `bytes`, the content of the journal of `generation`, which must continue from `baseSequence`; with
+    /// `sealing`, the journal must be sealed and its records are opened with it (without, it must be plaintext).
     /// Lines are decoded on every core; the sequence checks then run in order.
-    static func scan(_ bytes: [UInt8], path: String, generation: Int64, baseSequence: Int64, collectBatches: Bool) async -> JournalScan {
+    static func scan(_ bytes: [UInt8], path: String, generation: Int64, baseSequence: Int64, collectBatches: Bool,
+                     sealing: JournalSealing? = nil) async -> JournalScan {
         var scan = JournalScan(path: path, generation: generation, size: bytes.count, baseSequence: baseSequence)
         let (ranges, tailStart) = ParallelLines.lines(in: bytes)
-        let decoded = await ParallelLines.map(ranges, of: bytes) { JournalRecord.decode($0) }
+        let decoded = await ParallelLines.map(ranges, of: bytes) { JournalRecord.decode($0, sealing: sealing) }
         bytes.withUnsafeBytes { raw in
-            scan.check(raw, ranges: ranges, decoded: decoded, tailStart: tailStart, baseSequence: baseSequence, collectBatches: collectBatches)
+            scan.check(raw, ranges: ranges, decoded: decoded, tailStart: tailStart, baseSequence: baseSequence,
+                       collectBatches: collectBatches, isSealed: sealing != nil)
         }
         return scan
     }
@@ -64,13 +69,16 @@ struct JournalScan: Sendable {
     }
 
     private mutating func check(_ raw: UnsafeRawBufferPointer, ranges: [Range<Int>], decoded: [Result<JournalRecord, RecordProblem>],
-                                tailStart: Int, baseSequence: Int64, collectBatches: Bool) {
+                                tailStart: Int, baseSequence: Int64, collectBatches: Bool, isSealed: Bool) {
         for (index, range) in ranges.enumerated() {
             let offset = range.lowerBound
             let expected = lastSequence + 1
             switch decoded[index] {
             case .failure(.unsupportedFormat(let version)):
                 problem = .unsupportedFormat(version: version)
+                return
+            case .failure(.unauthentic(let reason)):
+                problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason)
                 return
             case .failure(.damaged(let reason)):
                 if Self.hasValidLine(in: raw, from: range.upperBound + 1) {
@@ -80,7 +88,11 @@ struct JournalScan: Sendable {
                 }
                 return
             case .success(let record):
-                if let reason = check(record, isFirst: offset == 0, baseSequence: baseSequence) {
+                if case .header(_, _, let key?) = record.body, offset == 0, !isSealed {
+                    problem = .needsKey(keyIdentifier: key)
+                    return
+                }
+                if let reason = check(record, isFirst: offset == 0, baseSequence: baseSequence, isSealed: isSealed) {
                     problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason)
                     return
                 }
@@ -101,12 +113,15 @@ struct JournalScan: Sendable {
         }
     }
 
-    private func check(_ record: JournalRecord, isFirst: Bool, baseSequence: Int64) -> String? {
+    private func check(_ record: JournalRecord, isFirst: Bool, baseSequence: Int64, isSealed: Bool) -> String? {
         if record.generation != generation {
             return "the record belongs to generation \(record.generation), but the file is generation \(generation) (a stale record)"
         }
         switch (record.body, isFirst) {
-        case (.header(_, let base), true):
+        case (.header(_, let base, let key), true):
+            if isSealed && key == nil {
+                return "the journal of an encrypted store has a plaintext header (its records are not sealed)"
+            }
             if base != baseSequence {
                 return "the header continues from sequence \(base), but the store reached sequence \(baseSequence) before this journal"
             }

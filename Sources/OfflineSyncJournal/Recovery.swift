@@ -19,10 +19,12 @@ struct OpenedStore: Sendable {
 /// Opening a store: create it when new, load the snapshot, replay the journals, cut a torn tail, delete
 /// leftovers of interrupted compactions. The caller holds the lock.
 enum Recovery {
-    /// Opens the store in `layout`, its tables keeping `indexes` (already valid).
-    static func open(_ layout: StoreLayout, fileSystem: any FileSystem, indexes: [IndexDefinition]) async throws(JournalError) -> OpenedStore {
-        if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem) }
-        var reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true, indexes: indexes)
+    /// Opens the store in `layout`, its tables keeping `indexes` (already valid); `sealing` opens an encrypted
+    /// store and encrypts a new one. A missing or wrong key is thrown before any file is changed.
+    static func open(_ layout: StoreLayout, fileSystem: any FileSystem, indexes: [IndexDefinition],
+                     sealing: JournalSealing? = nil) async throws(JournalError) -> OpenedStore {
+        if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem, sealing: sealing) }
+        var reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true, indexes: indexes, sealing: sealing)
         if let problem = reading.snapshotProblem { throw problem }
         guard let newest = reading.journals.last else {
             throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it names no journal")
@@ -33,6 +35,8 @@ enum Recovery {
                 throw JournalError.corrupted(file: scan.path, offset: offset, sequence: sequence, reason: reason)
             case .unsupportedFormat(let version)?:
                 throw JournalError.unsupportedFormat(file: scan.path, version: version)
+            case .needsKey(let key)?:
+                throw JournalError.encrypted(directory: layout.directory, keyIdentifier: key)
             case .tornTail?, nil:
                 continue
             }
@@ -41,7 +45,7 @@ enum Recovery {
         let owned = OwnedFile(journal, fileSystem: fileSystem)
         var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
         if newest.problem != nil {
-            extent = JournalExtent(end: try cutTornTail(newest, file: journal, fileSystem: fileSystem))
+            extent = JournalExtent(end: try cutTornTail(newest, file: journal, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem))
         }
         try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
         // Counted in the newest journal only, as its size is (``OpenedStore/journalExtent``).
@@ -54,8 +58,8 @@ enum Recovery {
     /// Creates the files of a new store: journal 1 (empty, base sequence 0) and the manifest naming it.
     /// A crash while creating a store can leave `journal.1.jsonl` without any apply record and no manifest:
     /// nothing was acknowledged yet, so creation starts over. Any other journal or snapshot file without a
-    /// manifest is refused rather than overwritten.
-    static func create(_ layout: StoreLayout, fileSystem: any FileSystem) async throws(JournalError) {
+    /// manifest is refused rather than overwritten. With `sealing` the store is encrypted from the start.
+    static func create(_ layout: StoreLayout, fileSystem: any FileSystem, sealing: JournalSealing?) async throws(JournalError) {
         let existing = try fileSystem.contentsOfDirectory(layout.directory)
         let firstJournal = StoreLayout.journalName(1)
         if existing.contains(where: { ($0.hasPrefix("journal.") || $0.hasPrefix("snapshot.")) && $0 != firstJournal }) {
@@ -63,22 +67,26 @@ enum Recovery {
         }
         if existing.contains(firstJournal) {
             let path = layout.journalPath(1)
-            let scan = await JournalScan.scan(try fileSystem.readFile(path), path: path, generation: 1, baseSequence: 0, collectBatches: false)
+            let scan = await JournalScan.scan(try fileSystem.readFile(path), path: path, generation: 1, baseSequence: 0,
+                                              collectBatches: false, sealing: sealing)
             guard scan.recordCount == 0 else {
                 throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although \(path) holds records")
             }
         }
-        try fileSystem.writeNewFile(layout.journalPath(1), JournalRecord.headerLine(generation: 1, baseSequence: 0))
-        try Manifest(snapshot: nil, journals: [1]).write(layout, fileSystem: fileSystem)
+        try fileSystem.writeNewFile(layout.journalPath(1), JournalRecord.headerLine(generation: 1, baseSequence: 0, keyIdentifier: sealing?.keyIdentifier))
+        let encryption: Manifest.Encryption?
+        if let sealing { encryption = try Manifest.Encryption(sealing) } else { encryption = nil }
+        try Manifest(snapshot: nil, journals: [1], encryption: encryption).write(layout, fileSystem: fileSystem)
     }
 
-    /// Truncates the newest journal back to its last valid record (rewriting the header when even it is torn)
-    /// and syncs it; returns the new size.
-    static func cutTornTail(_ scan: JournalScan, file: FileDescriptor, fileSystem: any FileSystem) throws(JournalError) -> Int64 {
+    /// Truncates the newest journal back to its last valid record (rewriting the header, naming `keyIdentifier`,
+    /// when even it is torn) and syncs it; returns the new size.
+    static func cutTornTail(_ scan: JournalScan, file: FileDescriptor, keyIdentifier: String?,
+                            fileSystem: any FileSystem) throws(JournalError) -> Int64 {
         try fileSystem.truncate(file, to: scan.validEnd)
         var size = scan.validEnd
         if size == 0 {
-            let header = JournalRecord.headerLine(generation: scan.generation, baseSequence: scan.lastSequence)
+            let header = JournalRecord.headerLine(generation: scan.generation, baseSequence: scan.lastSequence, keyIdentifier: keyIdentifier)
             try fileSystem.writeAll(file, header, at: 0)
             size = Int64(header.count)
         }

@@ -8,6 +8,13 @@ struct SnapshotSource: Sendable {
     /// Fills the buffer with the bytes from an offset on; returns how many it read. Several tasks may read at once.
     private let readInto: @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int
 
+    /// A source of `count` bytes that `readInto` reads (``SnapshotSource/opening(_:path:size:generation:sealing:fileSystem:)``
+    /// decrypts them).
+    init(count: Int, readInto: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int) {
+        self.count = count
+        self.readInto = readInto
+    }
+
     /// Bytes already in memory.
     init(bytes: [UInt8]) {
         count = bytes.count

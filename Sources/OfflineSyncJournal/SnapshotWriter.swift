@@ -20,10 +20,11 @@ enum SnapshotWriter {
     /// How many bytes are gathered before each write.
     static let writeBytes = 1 << 20
 
-    /// Streams `tables` into the new file `path` (mode 0600) and syncs it; returns the file size.
+    /// Streams `tables` into the new file `path` (mode 0600) and syncs it; returns the file size. With `sealing` the
+    /// file is a ``SealedSnapshotFile`` of the same plaintext.
     /// Does not rename it: the caller renames it into place and syncs the directory.
     static func write(_ tables: TableSet, generation: Int64, lastSequence: Int64, to path: String,
-                      fileSystem: any FileSystem) throws(JournalError) -> Int64 {
+                      sealing: JournalSealing? = nil, fileSystem: any FileSystem) throws(JournalError) -> Int64 {
         if fileSystem.fileExists(path) { try fileSystem.remove(path) }
         let file = try fileSystem.open(path, mode: .createNew)
         defer { fileSystem.close(file) }
@@ -31,13 +32,12 @@ enum SnapshotWriter {
         let itemCount = tables.itemCount
         var output = Output()
         var crc: UInt32 = 0
-        var offset: Int64 = 0
+        var sink = SealedSnapshotFile.Sink(file: file, fileSystem: fileSystem, sealing: sealing, generation: generation)
         func flush() throws(JournalError) {
             try output.withBytes { (bytes) throws(JournalError) in
                 crc = CRC32C.checksum(bytes, continuing: crc)
-                try fileSystem.writeAll(file, bytes, at: offset)
+                try sink.write(bytes)
             }
-            offset += Int64(output.count)
             output.count = 0
         }
         output.append(headerOpening.utf8)
@@ -64,10 +64,10 @@ enum SnapshotWriter {
         output.append(trailerOpening.utf8)
         output.append(LineFraming.hex(crc).utf8)
         output.append("\"}\n".utf8)
-        try output.withBytes { (bytes) throws(JournalError) in try fileSystem.writeAll(file, bytes, at: offset) }
-        offset += Int64(output.count)
+        try output.withBytes { (bytes) throws(JournalError) in try sink.write(bytes) }
+        let size = try sink.finish()
         try fileSystem.sync(file)
-        return offset
+        return size
     }
 
     /// The bytes gathered for the next write: the first `count` bytes of a buffer allocated once, so that each

@@ -23,14 +23,16 @@ struct StoreReading: Sendable {
     var lastSequence: Int64 { journals.last?.lastSequence ?? snapshot?.lastSequence ?? 0 }
 
     /// Reads the store in `layout`; `collectBatches` keeps the decoded journal batches for replay, and the
-    /// snapshot's tables keep `indexes` (already valid).
+    /// snapshot's tables keep `indexes` (already valid). `sealing` opens an encrypted store's files; it must fit the
+    /// manifest (``Manifest/checkKey(_:directory:)``), which is checked before any other file is read.
     /// - Throws: when the manifest cannot be read, when a file cannot be read for a reason other than its absence
     ///   (EIO, EACCES, EMFILE, …), or when the snapshot is of a newer format: a failing disk, the system or a newer
-    ///   OfflineSync is not damage, so neither open nor repair acts on it. Damaged or missing data files are
-    ///   reported in the result.
+    ///   OfflineSync is not damage, so neither open nor repair acts on it; nor is a missing or wrong key. Damaged or
+    ///   missing data files are reported in the result.
     static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool,
-                     indexes: [IndexDefinition] = []) async throws(JournalError) -> StoreReading {
+                     indexes: [IndexDefinition] = [], sealing: JournalSealing? = nil) async throws(JournalError) -> StoreReading {
         let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
+        try manifest.checkKey(sealing, directory: layout.directory)
         var reading = StoreReading(manifest: manifest)
         var baseSequence: Int64 = 0
         if let generation = manifest.snapshot {
@@ -40,7 +42,8 @@ struct StoreReading: Sendable {
                 defer { fileSystem.close(file) }
                 let size = Int(try fileSystem.size(file))
                 reading.snapshotBytes = Int64(size)
-                let source = SnapshotSource(file: file, path: path, count: size, fileSystem: fileSystem)
+                let source = try SnapshotSource.opening(file, path: path, size: size, generation: generation,
+                                                        sealing: sealing, fileSystem: fileSystem)
                 let snapshot = try await SnapshotReader.read(source, path: path, indexes: indexes)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
@@ -65,7 +68,8 @@ struct StoreReading: Sendable {
                 reading.unscanned = Array(manifest.journals[(index + 1)...])
                 return reading
             }
-            var scan = await JournalScan.scan(bytes, path: path, generation: generation, baseSequence: baseSequence, collectBatches: collectBatches)
+            var scan = await JournalScan.scan(bytes, path: path, generation: generation, baseSequence: baseSequence,
+                                              collectBatches: collectBatches, sealing: sealing)
             let isLast = index == manifest.journals.count - 1
             if case .tornTail(let offset, let reason)? = scan.problem, !isLast {
                 scan.problem = .corrupted(offset: offset, sequence: scan.lastSequence + 1, reason: reason + " in a journal that is not the newest")
@@ -100,7 +104,7 @@ struct StoreReading: Sendable {
     static func isDamage(_ error: JournalError) -> Bool {
         switch error.code {
         case .io: return error.errno == ENOENT
-        case .unsupportedFormat: return false
+        case .unsupportedFormat, .encrypted, .wrongKey, .notEncrypted, .sealingFailed: return false
         default: return true
         }
     }

@@ -1,7 +1,8 @@
 // A helper process for OfflineSync's journal crash tests; not a product.
 //
-//   journal-crash-child write <directory> [compactionMinimumBytes] [always|grouped|buffered]
-//       Opens the store (`.always` by default) and applies batches forever. Batch n upserts items "b<n>-0" … "b<n>-2"
+//   journal-crash-child write <directory> [compactionMinimumBytes] [always|grouped|buffered] [hex key]
+//       Opens the store (`.always` by default; encrypted with ChaChaPolyCipher under the 32-byte key given in 64 hex
+//       digits) and applies batches forever. Batch n upserts items "b<n>-0" … "b<n>-2"
 //       into table "Crash" and sets item "last" of "__config" to n, as one apply; after each apply returns it
 //       prints "ack <n>". It starts after the "last" batch it finds in the store.
 //   journal-crash-child probe <directory>
@@ -51,6 +52,16 @@ case "write":
         case "grouped": options.durability = .grouped
         case "buffered": options.durability = .buffered
         default: options.durability = .always
+        }
+    }
+    if arguments.count >= 6 {
+        let digits = Array(arguments[5].utf8)
+        let key = stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...($0 + 1)], as: UTF8.self), radix: 16) }
+        do {
+            options.cipher = try ChaChaPolyCipher(key: key, keyIdentifier: "crash-child")
+        } catch {
+            output("error \(error)")
+            exit(2)
         }
     }
     do {

@@ -24,6 +24,14 @@ enum CommandRunner {
                     + "\(error.offset ?? 0) (\(error.reason ?? "unknown damage")) and "
                     + "valid records follow the damage. Run `offline-sync verify \(directory)` to list the problems, then "
                     + "`offline-sync repair \(directory)` to keep the valid prefix (the rest is moved aside, not deleted).")
+            case .encrypted:
+                Terminal.error("offline-sync \(spec.name): the store in \(error.path ?? "DIR") is encrypted (key \"\(error.keyIdentifier ?? "unknown")\"); "
+                    + "pass --key-file PATH, a file holding its 32-byte key (raw, or as 64 hex digits).")
+            case .wrongKey:
+                Terminal.error("offline-sync \(spec.name): the key in --key-file does not open the store in \(error.path ?? "DIR"), "
+                    + "which is encrypted with the key \"\(error.keyIdentifier ?? "unknown")\"; nothing was changed.")
+            case .notEncrypted:
+                Terminal.error("offline-sync \(spec.name): the store in \(error.path ?? "DIR") is not encrypted; leave out --key-file.")
             default:
                 Terminal.error("offline-sync \(spec.name): \(error)")
             }

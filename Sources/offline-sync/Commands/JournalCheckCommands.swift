@@ -5,15 +5,15 @@ import OfflineSync
 enum JournalCheckCommands {
     static let verifySpec = CommandSpec(
         name: "verify", summary: "Checks every checksum and sequence number of a journal store without changing it (exit 0 sound, 1 not).",
-        positionals: [.init(name: "DIR", help: "The store's directory.")])
+        positionals: [.init(name: "DIR", help: "The store's directory.")], options: [KeyFile.option])
     static let repairSpec = CommandSpec(
         name: "repair", summary: "Moves the damaged part of a journal store aside (kept, not deleted) and keeps the valid prefix.",
         positionals: [.init(name: "DIR", help: "The store's directory.")],
-        options: [.init(name: "yes", valueName: nil, help: "Do not ask before moving anything aside.")])
+        options: [.init(name: "yes", valueName: nil, help: "Do not ask before moving anything aside."), KeyFile.option])
 
     static func verify(_ arguments: ParsedArguments) async throws -> Int32 {
         let directory = try StoreCommands.existingStoreDirectory(arguments.positionals[0])
-        let verification = try await JournalDataSource.verify(directory: directory)
+        let verification = try await JournalDataSource.verify(directory: directory, cipher: try KeyFile.cipher(arguments))
         if verification.isSound {
             Terminal.out("sound: generation \(verification.generation), \(verification.records) records, last sequence \(verification.lastSequence)")
             return 0
@@ -25,7 +25,7 @@ enum JournalCheckCommands {
 
     static func repair(_ arguments: ParsedArguments) async throws -> Int32 {
         let directory = try StoreCommands.existingStoreDirectory(arguments.positionals[0])
-        let verification = try await JournalDataSource.verify(directory: directory)
+        let verification = try await JournalDataSource.verify(directory: directory, cipher: try KeyFile.cipher(arguments))
         if verification.isSound {
             Terminal.out("sound: nothing to repair (generation \(verification.generation), \(verification.records) records)")
             return 0
@@ -41,7 +41,7 @@ enum JournalCheckCommands {
         }
         let progress = ProgressReporter(label: "repair")
         progress.update(done: 0, total: nil)
-        let report = try await JournalDataSource.repair(directory: directory)
+        let report = try await JournalDataSource.repair(directory: directory, cipher: try KeyFile.cipher(arguments))
         progress.finish(done: report.recordsKept, total: report.recordsKept)
         Terminal.out("repaired: kept \(report.recordsKept) records; moved \(report.bytesMovedAside) bytes aside:")
         for path in report.movedAside { Terminal.out("  \(path)") }

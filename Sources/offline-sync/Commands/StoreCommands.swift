@@ -5,25 +5,25 @@ import OfflineSync
 enum StoreCommands {
     static let inspectSpec = CommandSpec(
         name: "inspect", summary: "Shows a journal store: tables, queued operations, push errors, delta tokens and file sizes.",
-        positionals: [.init(name: "DIR", help: "The store's directory.")])
+        positionals: [.init(name: "DIR", help: "The store's directory.")], options: [KeyFile.option])
     static let dumpSpec = CommandSpec(
         name: "dump", summary: "Prints a journal store's items as JSON on standard output.",
         positionals: [.init(name: "DIR", help: "The store's directory.")],
         options: [.init(name: "table", valueName: "T", help: "Only table T, as a JSON array (default: every table, as an object), "
                         + "by id unless --orderby says otherwise; the query options need it.")]
-            + QueryOptions.specOptions)
+            + QueryOptions.specOptions + [KeyFile.option])
     static let explainSpec = CommandSpec(
         name: "explain", summary: "Shows how a journal store answers a query: the index it walks, or a scan, and why.",
         positionals: [.init(name: "DIR", help: "The store's directory.")],
         options: [.init(name: "table", valueName: "T", help: "The table to query (required).")] + QueryOptions.specOptions
-            + [.init(name: "count", valueName: nil, help: "Count every match too, as includeTotalCount does.")])
+            + [.init(name: "count", valueName: nil, help: "Count every match too, as includeTotalCount does."), KeyFile.option])
     static let compactSpec = CommandSpec(
         name: "compact", summary: "Writes a new snapshot of a journal store and starts an empty journal.",
-        positionals: [.init(name: "DIR", help: "The store's directory.")])
+        positionals: [.init(name: "DIR", help: "The store's directory.")], options: [KeyFile.option])
 
     static func inspect(_ arguments: ParsedArguments) async throws -> Int32 {
         let directory = try existingStoreDirectory(arguments.positionals[0])
-        return try await withStore(directory) { store in
+        return try await withStore(directory, arguments) { store in
             let statistics = await store.statistics()
             let context = SyncContext(dataSource: store, remote: NoRemote())
             Terminal.out("Store \(directory.path)")
@@ -62,7 +62,7 @@ enum StoreCommands {
             throw UsageError("option '--\(option.name)' needs --table", spec: dumpSpec)
         }
         let directory = try existingStoreDirectory(arguments.positionals[0])
-        return try await withStore(directory, indexes: selected?.indexes ?? []) { store in
+        return try await withStore(directory, arguments, indexes: selected?.indexes ?? []) { store in
             let writer = JSONWriter(sortedKeys: true)
             var output: [UInt8] = []
             func items(_ query: Query) async throws -> JSONValue {
@@ -88,7 +88,7 @@ enum StoreCommands {
         var (query, indexes) = try QueryOptions.query(table: table, arguments, spec: explainSpec)
         query.includeTotalCount = arguments.flag("count")
         let directory = try existingStoreDirectory(arguments.positionals[0])
-        return try await withStore(directory, indexes: indexes) { store in
+        return try await withStore(directory, arguments, indexes: indexes) { store in
             let tables = await store.statistics().tables
             guard tables[table] != nil else {
                 let names = tables.keys.sorted().joined(separator: ", ")
@@ -116,7 +116,7 @@ enum StoreCommands {
 
     static func compact(_ arguments: ParsedArguments) async throws -> Int32 {
         let directory = try existingStoreDirectory(arguments.positionals[0])
-        return try await withStore(directory) { store in
+        return try await withStore(directory, arguments) { store in
             let before = await store.statistics()
             try await store.compact()
             let after = await store.statistics()
@@ -126,11 +126,13 @@ enum StoreCommands {
         }
     }
 
-    /// Opens the store in `directory`, runs `body`, and closes the store on every path.
-    static func withStore(_ directory: URL, indexes: [IndexDefinition] = [],
+    /// Opens the store in `directory` (with the key of `--key-file`, when given), runs `body`, and closes the store on
+    /// every path.
+    static func withStore(_ directory: URL, _ arguments: ParsedArguments, indexes: [IndexDefinition] = [],
                           _ body: (JournalDataSource) async throws -> Int32) async throws -> Int32 {
         var options = JournalOptions()
         options.indexes = indexes
+        options.cipher = try KeyFile.cipher(arguments)
         let store = try await JournalDataSource(directory: directory, options: options)
         do {
             let status = try await body(store)

@@ -14,11 +14,11 @@ import OfflineSync
 struct JournalDamageFuzzTests {
     static let batches = 12
 
-    /// A closed store: batches 1…6 in the snapshot, 7…12 in the journal; its files by name.
-    static func template() async throws -> [String: [UInt8]] {
+    /// A closed store (sealed by `cipher` when set): batches 1…6 in the snapshot, 7…12 in the journal; its files by name.
+    static func template(cipher: (any StoreCipher)?) async throws -> [String: [UInt8]] {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let store = try await JournalDataSource.open(directory.storePath)
+        let store = try await EncryptedStore.open(directory.storePath, cipher: cipher)
         for n in 1...6 { try await store.apply(Sample.batch(n)) }
         try await store.compact()
         for n in 7...batches { try await store.apply(Sample.batch(n)) }
@@ -81,8 +81,11 @@ struct JournalDamageFuzzTests {
         if let last = present.max() { #expect(present == Array(1...last), "\(label): holds \(present), not a prefix") }
     }
 
-    @Test func damagedStoresOpenToAPrefixOrRefuseAndRepairAlwaysOpens() async throws {
-        let template = try await Self.template()
+    /// Plaintext and encrypted: a sealed record or block that fails authentication is damage like any other.
+    @Test(arguments: [false, true])
+    func damagedStoresOpenToAPrefixOrRefuseAndRepairAlwaysOpens(encrypted: Bool) async throws {
+        let cipher: (any StoreCipher)? = encrypted ? EncryptedStore.cipher : nil
+        let template = try await Self.template(cipher: cipher)
         var refused = 0
         for index in 0..<FuzzBudget.cases(120) {
             var random = SplitMix64(seed: UInt64(index))
@@ -92,11 +95,11 @@ struct JournalDamageFuzzTests {
             defer { directory.remove() }
             try FileManager.default.createDirectory(at: directory.store, withIntermediateDirectories: true)
             for (name, bytes) in files { try writeBytes(bytes, to: directory.storePath + "/" + name) }
-            let label = "case \(index)"
+            let label = "\(encrypted ? "encrypted " : "")case \(index)"
 
-            let verification = try? await JournalDataSource.verify(directory: directory.store)
+            let verification = try? await JournalDataSource.verify(directory: directory.store, cipher: cipher)
             do {
-                let store = try await JournalDataSource.open(directory.storePath)
+                let store = try await EncryptedStore.open(directory.storePath, cipher: cipher)
                 let present = try await Self.intactBatches(store, label)
                 Self.expectPrefix(present, label)
                 if verification?.isSound == true { #expect(present.count == Self.batches, "\(label): verify found no problem, open lost batches") }
@@ -109,12 +112,12 @@ struct JournalDamageFuzzTests {
             }
 
             do {
-                _ = try await JournalDataSource.repair(directory: directory.store)
+                _ = try await JournalDataSource.repair(directory: directory.store, cipher: cipher)
             } catch let error as JournalError {
                 if error.code != .notAStore { Issue.record("\(label): repair failed: \(error)") }
             }
             do {
-                let store = try await JournalDataSource.open(directory.storePath)
+                let store = try await EncryptedStore.open(directory.storePath, cipher: cipher)
                 Self.expectPrefix(try await Self.intactBatches(store, label + " after repair"), label + " after repair")
                 try await store.close()
             } catch {

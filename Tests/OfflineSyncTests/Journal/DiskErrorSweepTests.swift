@@ -21,10 +21,12 @@ struct DiskErrorSweepTests {
     }
 
     /// Batches 1…8, a compaction after batch 4, close; the store is opened again if the error hit the first open.
-    static func workload(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: FaultInjectingFileSystem) async throws -> Outcome {
+    static func workload(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: FaultInjectingFileSystem,
+                         cipher: (any StoreCipher)?) async throws -> Outcome {
         var outcome = Outcome()
         var options = JournalOptions(durability: durability)
         options.automaticCompaction = false
+        options.cipher = cipher
         let store: JournalDataSource
         do {
             store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
@@ -48,8 +50,10 @@ struct DiskErrorSweepTests {
         return outcome
     }
 
-    @Test(arguments: [Durability.always, .grouped, .buffered])
-    func aDiskErrorAtAnyStepFailsThatCallAloneAndLosesNothingAcknowledged(durability: Durability) async throws {
+    /// Plaintext in each durability, and encrypted under `.always` and `.grouped`.
+    @Test(arguments: [(Durability.always, false), (.grouped, false), (.buffered, false), (.always, true), (.grouped, true)])
+    func aDiskErrorAtAnyStepFailsThatCallAloneAndLosesNothingAcknowledged(durability: Durability, encrypted: Bool) async throws {
+        let cipher: (any StoreCipher)? = encrypted ? EncryptedStore.cipher : nil
         var point = 0
         var failedCalls = 0
         while true {
@@ -59,10 +63,10 @@ struct DiskErrorSweepTests {
                 defer { directory.remove() }
                 let fileSystem = FaultInjectingFileSystem()
                 fileSystem.failStep(at: point, errno: code)
-                let outcome = try await Self.workload(directory, durability, fileSystem)
+                let outcome = try await Self.workload(directory, durability, fileSystem, cipher: cipher)
                 guard fileSystem.failedStep else { continue }
                 reachedPoint = true
-                let label = "\(durability), operation \(point), errno \(code)"
+                let label = "\(encrypted ? "encrypted " : "")\(durability), operation \(point), errno \(code)"
                 for error in outcome.errors {
                     failedCalls += 1
                     #expect(error.errno == code && [.io, .failed].contains(error.code), "\(label): not the injected error: \(error)")
@@ -73,7 +77,7 @@ struct DiskErrorSweepTests {
                     #expect(outcome.failedApplies == Array(first...8), "\(label): failed \(outcome.failedApplies), accepted some after refusing")
                 }
 
-                #expect(try await Sample.heldBatches(at: directory.storePath, among: 1...8) == outcome.acknowledged.sorted(),
+                #expect(try await Sample.heldBatches(at: directory.storePath, among: 1...8, cipher: cipher) == outcome.acknowledged.sorted(),
                         "\(label): holds other than the acknowledged batches")
             }
             if !reachedPoint { break }

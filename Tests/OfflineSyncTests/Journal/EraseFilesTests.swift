@@ -58,6 +58,29 @@ struct EraseFilesTests {
         try await reopened.close()
     }
 
+    @Test func anErasedEncryptedStoreKeepsNoByteOfItsItemsPlainOrSealed() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var options = JournalOptions()
+        options.cipher = EncryptedStore.cipher
+        let store = try await JournalDataSource(directory: directory.store, options: options)
+        let remote = InMemoryRemote()
+        let context = SyncContext(dataSource: store, remote: remote)
+        try await Self.fill(context, store: store, remote: remote)
+        #expect(try EncryptedStore.leaks(of: Self.marker, at: directory.storePath) == [])
+        let sealed = try EncryptedStore.sealedRuns(at: directory.storePath)
+        #expect(sealed.count > 20)
+
+        try await context.erase()
+        #expect(try EncryptedStore.files(at: directory.storePath, holdingAnyOf: sealed) == [])
+        #expect(try EncryptedStore.leaks(of: Self.marker, at: directory.storePath) == [])
+        try await context.table("TodoItem").insert(["id": "next", "text": "next user"])
+        try await store.close()
+        let reopened = try await JournalDataSource(directory: directory.store, options: options)
+        #expect(try await reopened.read(Query(table: "TodoItem")).items.map(\.["id"]) == ["next"])
+        try await reopened.close()
+    }
+
     @Test func whenAnOldFileCannotBeDeletedEraseThrowsWithEverythingErasedAndASecondEraseFinishes() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -10,9 +10,10 @@ import OfflineSync
 /// Tests with a real child process (`journal-crash-child`, built with the tests): SIGKILL mid-write, and the
 /// lock seen from another process.
 struct JournalCrashProcessTests {
-    /// Durability and rounds: `.always` is the contract's main promise; `.buffered` also survives a process crash.
-    @Test(arguments: [("always", 24), ("grouped", 8), ("buffered", 8)])
-    func killedWriterLosesNoAcknowledgedBatchAndLeavesNoPartialOne(durability: String, rounds: Int) async throws {
+    /// Durability and rounds: `.always` is the contract's main promise; `.buffered` also survives a process crash;
+    /// and `.always` on an encrypted store.
+    @Test(arguments: [("always", 24, false), ("grouped", 8, false), ("buffered", 8, false), ("always", 12, true)])
+    func killedWriterLosesNoAcknowledgedBatchAndLeavesNoPartialOne(durability: String, rounds: Int, encrypted: Bool) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var generator = SystemRandomNumberGenerator()
@@ -20,7 +21,7 @@ struct JournalCrashProcessTests {
         var newestGeneration: Int64 = 1
         for round in 0..<rounds {
             // A small compaction threshold makes kills land during compactions too.
-            let child = try CrashChild(["write", directory.storePath, "3000", durability])
+            let child = try CrashChild(["write", directory.storePath, "3000", durability] + (encrypted ? [EncryptedStore.key.hexDigits] : []))
             let wanted = Int.random(in: 1...25, using: &generator)
             let lines = await child.readLines { $0.count >= wanted }
             await child.kill()
@@ -31,6 +32,7 @@ struct JournalCrashProcessTests {
             // The child declares this index too: reopened with it, the store must answer through it as a scan would.
             var options = JournalOptions()
             options.indexes = [IndexDefinition(table: "Crash", fields: ["batch"])]
+            if encrypted { options.cipher = try ChaChaPolyCipher(key: EncryptedStore.key, keyIdentifier: "crash-child") }
             let store = try await JournalDataSource(directory: directory.store, options: options)
             let last = Int(try await store.read(table: "__config", id: "last")?["value"]?.intValue ?? 0)
             let newest = Query(table: "Crash", filter: Field("batch") >= 1, orderBy: [.descending("batch")], top: 6)

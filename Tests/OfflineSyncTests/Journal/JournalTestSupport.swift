@@ -26,10 +26,13 @@ enum Sample {
         return a != nil && b != nil
     }
 
-    /// Opens the store at `path` on the real file system, returns which of `batches` it holds (each whole or not at
+    /// Opens the store at `path` on the real file system (with `cipher`), returns which of `batches` it holds (each whole or not at
     /// all, as ``holds(_:batch:)`` checks), and closes it again.
-    static func heldBatches(at path: String, among batches: ClosedRange<Int>) async throws -> [Int] {
-        let store = try await JournalDataSource.open(path)
+    static func heldBatches(at path: String, among batches: ClosedRange<Int>, cipher: (any StoreCipher)? = nil) async throws -> [Int] {
+        var options = JournalOptions()
+        options.automaticCompaction = false
+        options.cipher = cipher
+        let store = try await JournalDataSource(path: path, options: options, fileSystem: POSIXFileSystem())
         var held: [Int] = []
         for n in batches where try await holds(store, batch: n) { held.append(n) }
         try await store.close()

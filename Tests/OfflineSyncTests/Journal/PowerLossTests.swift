@@ -29,13 +29,14 @@ struct PowerLossTests {
     /// go through `applyDeferringDurability` (as a push's bookkeeping): such a batch is promised once a later
     /// `apply`, the compaction or close has returned.
     static func singleWriter(_ directory: TemporaryDirectory, _ durability: Durability, _ fileSystem: PowerLossFileSystem,
-                             deferring: Bool = false, applyingWhileWriting: Bool = false) async -> Run {
+                             deferring: Bool = false, applyingWhileWriting: Bool = false, cipher: (any StoreCipher)? = nil) async -> Run {
         var run = Run()
         var store: JournalDataSource?
         do {
             var options = JournalOptions(durability: durability)
             options.automaticCompaction = false
             if applyingWhileWriting { options.applyWhileWritingBytes = 0 }
+            options.cipher = cipher
             let opened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
             store = opened
             for n in 1...batches {
@@ -84,17 +85,18 @@ struct PowerLossTests {
     }
 
     /// Writes the disk the power loss left in place of the store's directory and opens it for real.
-    static func reopenAfterPowerLoss(_ directory: TemporaryDirectory, _ fileSystem: PowerLossFileSystem, seed: UInt64) async throws -> JournalDataSource {
+    static func reopenAfterPowerLoss(_ directory: TemporaryDirectory, _ fileSystem: PowerLossFileSystem, seed: UInt64,
+                                     cipher: (any StoreCipher)? = nil) async throws -> JournalDataSource {
         let disk = fileSystem.diskAfterPowerLoss(in: directory.storePath, seed: seed)
         try? FileManager.default.removeItem(at: directory.store)
         try FileManager.default.createDirectory(at: directory.store, withIntermediateDirectories: true)
         for (name, bytes) in disk { try writeBytes(bytes, to: directory.store.appendingPathComponent(name).path) }
-        return try await JournalDataSource.open(directory.storePath)
+        return try await EncryptedStore.open(directory.storePath, cipher: cipher)
     }
 
     /// Runs `workload` with the power failing at every changing operation in turn until a run ends without
     /// failing, and checks every seeded disk of each.
-    static func sweep(_ label: String, batches all: [Int], prefixOnly: Bool = false,
+    static func sweep(_ label: String, batches all: [Int], prefixOnly: Bool = false, cipher: (any StoreCipher)? = nil,
                       _ workload: (TemporaryDirectory, PowerLossFileSystem) async -> Run) async throws -> Int {
         var point = 0
         while true {
@@ -107,7 +109,7 @@ struct PowerLossTests {
                 let seed = UInt64(point * 1000 + outcome)
                 let store: JournalDataSource
                 do {
-                    store = try await reopenAfterPowerLoss(directory, fileSystem, seed: seed)
+                    store = try await reopenAfterPowerLoss(directory, fileSystem, seed: seed, cipher: cipher)
                 } catch {
                     Issue.record("\(label): power lost at operation \(point) (seed \(seed)): the store does not open: \(error)")
                     continue
@@ -129,6 +131,14 @@ struct PowerLossTests {
     func aSingleWriterLosesNothingItWasPromisedAtAnyPowerLoss(durability: Durability) async throws {
         let points = try await Self.sweep("\(durability)", batches: Array(1...Self.batches), prefixOnly: durability == .buffered) {
             await Self.singleWriter($0, durability, $1)
+        }
+        #expect(points > 30, "the workload has \(points) changing operations")
+    }
+
+    @Test(arguments: [Durability.always, .grouped])
+    func anEncryptedSingleWriterLosesNothingItWasPromisedAtAnyPowerLoss(durability: Durability) async throws {
+        let points = try await Self.sweep("encrypted \(durability)", batches: Array(1...Self.batches), cipher: EncryptedStore.cipher) {
+            await Self.singleWriter($0, durability, $1, cipher: EncryptedStore.cipher)
         }
         #expect(points > 30, "the workload has \(points) changing operations")
     }
