@@ -4,9 +4,9 @@ extension ItemTable {
     /// building its dictionary; nil for a free slot.
     /// - Throws: `DecodingError` when the item does not fit `Model`.
     func model<Model: Decodable>(_ type: Model.Type, in slot: Int32) throws -> Model? {
-        let decoded: Result<Model?, any Error> = withPacked(slot) { packed in
-            Result { try packed.map { try PackedObjectDecoder().decode(Model.self, from: $0, shape: shape) } }
+        try withPacked(slot) { packed in
+            guard let packed else { return nil }
+            return try PackedObjectDecoder().decode(Model.self, from: packed, shape: shape)
         }
-        return try decoded.get()
     }
 }

@@ -151,10 +151,10 @@ struct ItemTable: Sendable {
     }
 
     /// Calls `body` with the packed form of the item in `slot` (nil for a free slot).
-    func withPacked<T>(_ slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+    func withPacked<T>(_ slot: Int32, _ body: (UnsafeRawBufferPointer?) throws -> T) rethrows -> T {
         let place = slots[Int(slot)]
-        guard !place.isFree else { return body(nil) }
-        return arena.withBytes(at: place.offset, length: Int(place.length), body)
+        guard !place.isFree else { return try body(nil) }
+        return try arena.withBytes(at: place.offset, length: Int(place.length), body)
     }
 
     /// How many slots there are, free or holding an item: every slot number is below it.

@@ -139,20 +139,6 @@ package enum PackedObject {
         return shape.instantiate { _ in PackedValue.read(bytes, at: &offset) }
     }
 
-    /// The members of the object packed in `bytes` with `shape` (shaped, not kept as text), in the shape's order;
-    /// nil when the bytes are not such an object.
-    static func members(_ bytes: UnsafeRawBufferPointer, shape: JSONObjectShape) -> [JSONValue]? {
-        guard bytes.first == shaped else { return nil }
-        var offset = 1
-        var members: [JSONValue] = []
-        members.reserveCapacity(shape.keys.count)
-        for _ in shape.keys.indices {
-            guard let member = PackedValue.read(bytes, at: &offset) else { return nil }
-            members.append(member)
-        }
-        return members
-    }
-
     /// The value of `field` in the object packed in `bytes` with `shape` (null when it has none), without building
     /// the rest of it or any array; nil when the bytes are not a packed object.
     package static func value(of field: String, in bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?) -> JSONValue? {

@@ -9,7 +9,7 @@ struct PackedObjectDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     var allKeys: [Key] { decoder.shape.keys.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool {
-        decoder.member(key.stringValue) != nil
+        decoder.shape.position(of: key.stringValue, trying: 0) != nil
     }
 
     /// The member at `key`; `keyNotFound` when there is none.
@@ -44,7 +44,12 @@ struct PackedObjectDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         try JSONScalarDecoding.float(member(key), at: [key])
     }
 
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(Int.self, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        // The common case without the generic path's metadata look-ups.
+        let value = try member(key)
+        if case .int(let number) = value, let exact = Int(exactly: number) { return exact }
+        return try JSONScalarDecoding.integer(Int.self, value, at: [key])
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(Int8.self, key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(Int16.self, key) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(Int32.self, key) }
