@@ -2,31 +2,6 @@ import Foundation
 import OfflineSync
 import OfflineSyncTesting
 
-/// The benchmark record as an app's `Codable` model, as GRDB's bench declares its `BenchRecord`: the six fields,
-/// `priority` an `Int`, `updatedAt` a `String`.
-struct BenchTodo: Codable, Sendable, Hashable {
-    var id: String
-    var text: String
-    var complete: Bool
-    var priority: Int
-    var updatedAt: String
-    var version: String
-
-    init(_ record: BenchmarkRecord) {
-        self.init(id: record.id, text: record.text, complete: record.complete, priority: record.priority,
-                  updatedAt: record.updatedAt, version: record.version)
-    }
-
-    init(id: String, text: String, complete: Bool, priority: Int, updatedAt: String, version: String) {
-        self.id = id
-        self.text = text
-        self.complete = complete
-        self.priority = priority
-        self.updatedAt = updatedAt
-        self.version = version
-    }
-}
-
 /// A typed insert's model: the benchmark record without `version`, which the store's server assigns.
 struct BenchNewTodo: Codable, Sendable {
     var id: String
@@ -37,15 +12,15 @@ struct BenchNewTodo: Codable, Sendable {
 }
 
 extension BenchRunner {
-    /// W6t, typed point reads: W6's ids through `TypedSyncTable<BenchTodo>.read(id:)` on a sync context over the open
+    /// W6t, typed point reads: W6's ids through `TypedSyncTable<CodableTodo>.read(id:)` on a sync context over the open
     /// store, each decoded into a struct. The ratio to untyped reads (`w6t_ratio`, typed rate over untyped) comes from
     /// W6's reads of the same ids made in the same workload, a tenth at a time in turn (A B B A), so that both see the
     /// same phases of the machine; `w6t_reads_per_s` is the typed reads' rate.
     func runTypedPointReads(_ store: BenchStore, _ records: [BenchmarkRecord]) async throws {
         let ids = BenchmarkRecords.lookupIndexes(count: sizes.pointReads, storeSize: records.count).map { records[$0].id }
-        let table = SyncContext(dataSource: store.source, remote: NoRemote()).table(BenchTodo.self, name: BenchmarkRecords.table)
+        let table = SyncContext(dataSource: store.source, remote: NoRemote()).table(CodableTodo.self, name: BenchmarkRecords.table)
         var (found, typedSeconds, untypedSeconds) = (0, 0.0, 0.0)
-        var last: BenchTodo?
+        var last: CodableTodo?
         let tenth = max(1, ids.count / 10)
         for (round, start) in stride(from: 0, to: ids.count, by: tenth).enumerated() {
             let part = ids[start ..< min(ids.count, start + tenth)]
@@ -67,22 +42,22 @@ extension BenchRunner {
                 }
             }
         }
-        guard found == ids.count, let last, records.contains(where: { BenchTodo($0) == last }) else {
+        guard found == ids.count, let last, records.contains(where: { CodableTodo($0) == last }) else {
             throw BenchFailure.checkFailed(workload: "W6t", detail: "\(ids.count - found) of \(ids.count) ids were not found, or a record read back differs")
         }
         try report.record("W6t", "w6t_reads_per_s", Double(ids.count) / typedSeconds, "reads/s")
         try recordRatio("W6t", "w6t_ratio", untypedSeconds / typedSeconds)
     }
 
-    /// W5t, typed query: W5's query through `TypedSyncTable<BenchTodo>.read(_:)`, 1,000 calls each timed on its own;
+    /// W5t, typed query: W5's query through `TypedSyncTable<CodableTodo>.read(_:)`, 1,000 calls each timed on its own;
     /// the median. Each typed call has an untyped one (W5's `read`) beside it, in turn first and second: the ratio
     /// (`w5t_ratio`) is their median over the typed median, above 1 when typed is faster.
     func runTypedQuery(_ store: BenchStore, _ records: [BenchmarkRecord]) async throws {
-        let table = SyncContext(dataSource: store.source, remote: NoRemote()).table(BenchTodo.self, name: BenchmarkRecords.table)
+        let table = SyncContext(dataSource: store.source, remote: NoRemote()).table(CodableTodo.self, name: BenchmarkRecords.table)
         var (typed, untyped): ([Double], [Double]) = ([], [])
         typed.reserveCapacity(sizes.queries)
         untyped.reserveCapacity(sizes.queries)
-        var models: [BenchTodo] = []
+        var models: [CodableTodo] = []
         for call in 0..<sizes.queries {
             for isTyped in call % 2 == 0 ? [false, true] : [true, false] {
                 let begin = MonotonicClock.now()
