@@ -27,7 +27,7 @@ import Dispatch
 ///   open throw ``JournalError/corrupted(file:offset:sequence:reason:)`` (see ``repair(directory:)``).
 ///
 /// The files are described byte by byte in `Docs/JournalFormat.md`.
-public actor JournalDataSource: SyncContextDataSource, TransactionHost {
+public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDecodingDataSource {
     let layout: StoreLayout
     let options: JournalOptions
     /// How the store seals what it writes: from ``JournalOptions/cipher`` at open, replaced by ``rekey(to:)``; nil
@@ -123,6 +123,22 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
         if isClosed { throw JournalError.closed }
         try StoreChange.validateTable(table)
         return tables.item(table: table, id: id)
+    }
+
+    /// ``read(table:id:)``, decoded as `Model` straight from the item's packed form. Never touches the disk.
+    package func readModel<Model: Decodable & Sendable>(_ type: Model.Type, table: String, id: String) async throws -> Model? {
+        await waitWhileABatchIsBeingWritten()
+        if isClosed { throw JournalError.closed }
+        try StoreChange.validateTable(table)
+        return try tables.model(Model.self, table: table, id: id)
+    }
+
+    /// ``read(_:)``, each item decoded as `Model`. Never touches the disk.
+    package func readModels<Model: Decodable & Sendable>(_ type: Model.Type, _ query: Query) async throws -> [Model] {
+        await waitWhileABatchIsBeingWritten()
+        if isClosed { throw JournalError.closed }
+        tables.foldIndexes(of: query.table)
+        return try tables.models(Model.self, query)
     }
 
     /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why. Never touches the disk.
