@@ -1,4 +1,4 @@
-public import OfflineSyncCore
+package import OfflineSyncCore
 /// A data source that decodes `Decodable` models where it holds its items, straight from the form it keeps them in,
 /// so that a typed read (the engine's `TypedSyncTable`) builds no item dictionary on the way. ``InMemoryDataSource``
 /// and the journal store are ones; the typed tables read through ``SyncContextDataSource/read(table:id:)`` and

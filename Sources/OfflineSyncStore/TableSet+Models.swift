@@ -1,4 +1,4 @@
-public import OfflineSyncCore
+package import OfflineSyncCore
 extension TableSet {
     /// The item with `id` (case-insensitive) in `table` decoded as `Model` straight from its packed form, without
     /// building its dictionary (``PackedObjectDecoder``), or nil: what ``item(table:id:)`` returns, decoded by

@@ -35,6 +35,7 @@ struct TypedPackedReadTests {
         ["id": "bad-date", "text": "t", "complete": true, "priority": 9, "dueAt": "soon", "tags": []],
         ["id": "bad-tag", "text": "t", "complete": true, "priority": 9, "dueAt": "2026-03-04T05:06:07Z", "tags": ["a", 1]],
         ["id": "no-text", "complete": true, "priority": 9, "dueAt": "2026-03-04T05:06:07Z", "tags": [], "other": 1],
+        ["id": "grüße-ärger", "text": "not ASCII", "complete": false, "priority": 0, "dueAt": .null, "tags": ["ü"]],
     ]
 
     @Test(arguments: StoreKind.allCases)
@@ -44,7 +45,8 @@ struct TypedPackedReadTests {
         let decoding = try #require(store as? any ModelDecodingDataSource)
         for item in Self.items {
             let id = try #require(item["id"]?.stringValue)
-            for asked in [id, id.lowercased(), id.uppercased()] {
+            // An id of printable ASCII matches in any case; any other only as written.
+            for asked in id.utf8.allSatisfy({ $0 < 0x80 }) ? [id, id.lowercased(), id.uppercased()] : [id] {
                 let untyped = try #require(try await store.read(table: "TodoItem", id: asked))
                 var expectedError = ""
                 let expected = DecodingOutcome<Todo?> {
