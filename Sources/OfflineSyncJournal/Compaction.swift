@@ -56,21 +56,21 @@ extension JournalDataSource {
         }
         let (layout, fileSystem) = (layout, fileSystem)
         let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, sealing: sealing,
-                                                        on: snapshots, layout: layout, fileSystem: fileSystem)
+                                                        on: maintenance, layout: layout, fileSystem: fileSystem)
         let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation },
                              encryption: manifest.encryption)
-        try await snapshots.run { () throws(JournalError) in try final.write(layout, fileSystem: fileSystem) }
+        try await maintenance.run { () throws(JournalError) in try final.write(layout, fileSystem: fileSystem) }
         manifest = final
         snapshotBytes = snapshotSize
         snapshotItems = frozen.itemCount
         if discarding {
-            return try await snapshots.run { () throws(JournalError) in
+            return try await maintenance.run { () throws(JournalError) in
                 try Self.discardObsoleteFiles(keeping: final, layout: layout, fileSystem: fileSystem)
             }
         }
         let obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
             + (previous.snapshot.map { [layout.snapshotPath($0)] } ?? [])
-        await snapshots.run {
+        await maintenance.run {
             for path in obsolete { try? fileSystem.remove(path) }
             try? fileSystem.syncDirectory(layout.directory)
         }
@@ -87,7 +87,7 @@ extension JournalDataSource {
         let (layout, fileSystem, old) = (layout, fileSystem, journal.file)
         // The zeros written ahead go: earlier versions read them as damage in a journal that is not the newest.
         let trimmedEnd = journalExtent.allocated > journalExtent.end ? journalExtent.end : nil
-        let outcome = await snapshots.run { () -> GenerationStart in
+        let outcome = await maintenance.run { () -> GenerationStart in
             Self.startGeneration(path: path, header: header, manifest: transitional, layout: layout, fileSystem: fileSystem,
                                  oldJournal: old, trimmingTo: trimmedEnd)
         }

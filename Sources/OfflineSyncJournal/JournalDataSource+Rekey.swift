@@ -36,7 +36,7 @@ extension JournalDataSource {
         // The pipeline stays held, so no apply writes to the old journal while it is replaced; reads go on.
         let final = try await rewrite(under: next)
         let (layout, fileSystem) = (layout, fileSystem)
-        try await snapshots.run { () throws(JournalError) in
+        try await maintenance.run { () throws(JournalError) in
             try Self.discardObsoleteFiles(keeping: final, layout: layout, fileSystem: fileSystem)
         }
     }
@@ -49,7 +49,7 @@ extension JournalDataSource {
         let header = JournalRecord.headerLine(generation: generation, baseSequence: base, keyIdentifier: next?.keyIdentifier)
         let final = Manifest(snapshot: generation, journals: [generation], encryption: try next.map { (next) throws(JournalError) in try Manifest.Encryption(next) })
         let (layout, fileSystem, tables) = (layout, fileSystem, tables)
-        let written = await snapshots.run { () -> Result<(FileDescriptor, Int64), JournalError> in
+        let written = await maintenance.run { () -> Result<(FileDescriptor, Int64), JournalError> in
             Result { () throws(JournalError) in
                 try Self.writeGeneration(generation, of: tables, lastSequence: base, header: header, manifest: final,
                                          sealing: next, layout: layout, fileSystem: fileSystem)

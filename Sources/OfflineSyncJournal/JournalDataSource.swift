@@ -59,9 +59,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingFileWork/start(_:)``),
     /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
     let writes: BlockingFileWork
-    /// Where a compaction does its file work (the new journal, the snapshot written while applies go on, the
-    /// manifests, the old files' removal), on a thread of its own.
-    let snapshots = BlockingFileWork(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
+    /// Where the store's file work other than the journal's appends runs, on a thread of its own: the open's reads, and
+    /// a compaction's or a rekey's files (the new journal, the snapshot written while applies go on, the manifests,
+    /// the old files' removal).
+    let maintenance: BlockingFileWork
     var isCompacting = false
     /// Set while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
     var batchBeingWritten = false
@@ -96,7 +97,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
         let layout = StoreLayout(directory: path)
         try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        let opened = try await Recovery.open(layout, fileSystem: fileSystem, indexes: options.indexes, sealing: sealing)
+        let maintenance = BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance")
+        let opened = try await Recovery.open(layout, fileSystem: fileSystem, files: maintenance, indexes: options.indexes,
+                                             sealing: sealing)
+        self.maintenance = maintenance
         self.layout = layout
         self.options = options
         self.sealing = sealing

@@ -92,7 +92,8 @@ extension JournalDataSource {
         guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
         let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         defer { lock.close() }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false, sealing: sealing)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance"),
+                                                  collectBatches: false, sealing: sealing)
         return try body(layout, reading)
     }
 
@@ -142,7 +143,8 @@ extension JournalDataSource {
             (source) throws(JournalError) in try moveAside(source, fileSystem: fileSystem, into: &rebuilt)
         }
         guard storeRemains else { return rebuilt }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: false, sealing: sealing)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance"),
+                                                  collectBatches: false, sealing: sealing)
         var report = try moveDamagedPartsAside(layout, reading, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem)
         report.movedAside = rebuilt.movedAside + report.movedAside
         report.bytesMovedAside += rebuilt.bytesMovedAside

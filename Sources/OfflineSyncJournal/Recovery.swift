@@ -21,10 +21,11 @@ struct OpenedStore: Sendable {
 enum Recovery {
     /// Opens the store in `layout`, its tables keeping `indexes` (already valid); `sealing` opens an encrypted
     /// store and encrypts a new one. A missing or wrong key is thrown before any file is changed.
-    static func open(_ layout: StoreLayout, fileSystem: any FileSystem, indexes: [IndexDefinition],
+    static func open(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork, indexes: [IndexDefinition],
                      sealing: JournalSealing? = nil) async throws(JournalError) -> OpenedStore {
         if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem, sealing: sealing) }
-        var reading = try await StoreReading.read(layout, fileSystem: fileSystem, collectBatches: true, indexes: indexes, sealing: sealing)
+        var reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: files, collectBatches: true,
+                                                  indexes: indexes, sealing: sealing)
         if let problem = reading.snapshotProblem { throw problem }
         guard let newest = reading.journals.last else {
             throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it names no journal")

@@ -29,21 +29,26 @@ struct StoreReading: Sendable {
     ///   (EIO, EACCES, EMFILE, …), or when the snapshot is of a newer format: a failing disk, the system or a newer
     ///   OfflineSync is not damage, so neither open nor repair acts on it; nor is a missing or wrong key. Damaged or
     ///   missing data files are reported in the result.
-    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, collectBatches: Bool,
+    /// Every file is read on `files`: the caller's task never blocks on the disk.
+    static func read(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork, collectBatches: Bool,
                      indexes: [IndexDefinition] = [], sealing: JournalSealing? = nil) async throws(JournalError) -> StoreReading {
-        let manifest = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
+        let manifest = try await files.run { () throws(JournalError) in try Manifest.read(layout.manifestPath, fileSystem: fileSystem) }
         try manifest.checkKey(sealing, directory: layout.directory)
         var reading = StoreReading(manifest: manifest)
         var baseSequence: Int64 = 0
         if let generation = manifest.snapshot {
             let path = layout.snapshotPath(generation)
             do throws(JournalError) {
-                let file = try fileSystem.open(path, mode: .readOnly)
+                let file = try await files.run { () throws(JournalError) in try fileSystem.open(path, mode: .readOnly) }
                 defer { fileSystem.close(file) }
-                let size = Int(try fileSystem.size(file))
+                let (size, opened) = try await files.run { () throws(JournalError) in
+                    let size = Int(try fileSystem.size(file))
+                    return (size, try SnapshotSource.opening(file, path: path, size: size, generation: generation,
+                                                             sealing: sealing, fileSystem: fileSystem))
+                }
                 reading.snapshotBytes = Int64(size)
-                let source = try SnapshotSource.opening(file, path: path, size: size, generation: generation,
-                                                        sealing: sealing, fileSystem: fileSystem)
+                var source = opened
+                source.files = files
                 let snapshot = try await SnapshotReader.read(source, path: path, indexes: indexes)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
@@ -61,7 +66,7 @@ struct StoreReading: Sendable {
             let path = layout.journalPath(generation)
             let bytes: [UInt8]
             do throws(JournalError) {
-                bytes = try fileSystem.readFile(path)
+                bytes = try await files.run { () throws(JournalError) in try fileSystem.readFile(path) }
             } catch {
                 guard isDamage(error) else { throw error }
                 reading.journals.append(JournalScan.missing(path: path, generation: generation, baseSequence: baseSequence))
