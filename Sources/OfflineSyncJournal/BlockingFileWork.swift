@@ -12,9 +12,9 @@ import Dispatch
 ///   against 78,000 writes/s, Docs/PerformanceHistory.md), but a slow disk then holds a shared thread.
 ///
 /// A ``JournalDataSource`` has two: one for its journal's writes (placed as ``JournalOptions/writeThread`` says),
-/// and one of its own thread for the rest of its file work: the open's reads, and a compaction's or a rekey's files
-/// (a snapshot is written while applies go on). The caller suspends for the work in one of two ways, and no thread
-/// ever blocks waiting for it:
+/// and one of its own thread for the rest of its file work: the open's reads (but the snapshot's blocks, read beside
+/// their parsing), and a compaction's or a rekey's files (a snapshot is written while applies go on). The caller
+/// suspends for the work in one of two ways, and no thread ever blocks waiting for it:
 /// - ``run(_:)`` at once, so the actor serves other calls meanwhile;
 /// - ``start(_:)`` after it has done its own work meanwhile (a large batch applied to the tables while its record is
 ///   written).

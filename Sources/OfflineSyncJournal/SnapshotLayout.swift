@@ -16,18 +16,26 @@ struct SnapshotLayout {
     /// A damaged file is reported as the checksum's mismatch when the checksum does not match, whatever else is wrong.
     static func check(_ source: SnapshotSource, path: String,
                       blocks: (SnapshotBlock, SnapshotBlock)) async throws(JournalError) -> SnapshotLayout {
-        let (trailerStart, stored) = try await trailer(source, path: path)
-        let split = trailerStart >= splitBytes ? try await source.lineStartAway(before: trailerStart / 2) : 0
+        let (trailerStart, stored) = try trailer(source, path: path)
+        let split = trailerStart >= splitBytes ? try source.lineStart(before: trailerStart / 2) : 0
         var checksum: UInt32
         var scanner = SnapshotLineScanner(path: path)
         if split > 0 {
-            async let secondHalf = scanSecondHalf(source, split..<trailerStart, path: path, block: blocks.1)
-            let first = try await scan(source, 0..<split, block: blocks.0) { scanner.scan($0, at: $1) }
+            async let secondHalf = Result { () throws(JournalError) in
+                var inside = SnapshotLineScanner(path: path, resumingInsideATable: true)
+                var outside = SnapshotLineScanner(path: path, resumingInsideATable: false)
+                let checksum = try scan(source, split..<trailerStart, block: blocks.1) { raw, offset in
+                    inside.scan(raw, at: offset)
+                    outside.scan(raw, at: offset)
+                }
+                return (checksum, inside, outside)
+            }
+            let first = try scan(source, 0..<split, block: blocks.0) { scanner.scan($0, at: $1) }
             let (second, inside, outside) = try await secondHalf.get()
             checksum = CRC32C.combine(first, second, secondLength: trailerStart - split)
             scanner.follow(by: inside, or: outside)
         } else {
-            checksum = try await scan(source, 0..<trailerStart, block: blocks.0) { scanner.scan($0, at: $1) }
+            checksum = try scan(source, 0..<trailerStart, block: blocks.0) { scanner.scan($0, at: $1) }
         }
         guard checksum == stored else {
             throw SnapshotReader.invalid(path, trailerStart, "checksum mismatch (stored \(LineFraming.hex(stored)), computed \(LineFraming.hex(checksum)))")
@@ -38,30 +46,14 @@ struct SnapshotLayout {
     /// Files at least this large (before the trailer) are checked in two halves at once.
     static let splitBytes = 2 << 20
 
-    /// The second half's checksum, and its scanners from either state (inside a table or not).
-    private static func scanSecondHalf(_ source: SnapshotSource, _ range: Range<Int>, path: String, block: SnapshotBlock) async
-        -> Result<(UInt32, SnapshotLineScanner, SnapshotLineScanner), JournalError> {
-        var inside = SnapshotLineScanner(path: path, resumingInsideATable: true)
-        var outside = SnapshotLineScanner(path: path, resumingInsideATable: false)
-        do throws(JournalError) {
-            let checksum = try await scan(source, range, block: block) { raw, offset in
-                inside.scan(raw, at: offset)
-                outside.scan(raw, at: offset)
-            }
-            return .success((checksum, inside, outside))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The checksum of the whole lines in `range`, read a block at a time into `block` (on the source's ``SnapshotSource/files``), each block also given to
+    /// The checksum of the whole lines in `range`, read a block at a time into `block`, each block also given to
     /// `body` with its offset in the file.
     private static func scan(_ source: SnapshotSource, _ range: Range<Int>, block: SnapshotBlock,
-                             _ body: (UnsafeRawBufferPointer, Int) -> Void) async throws(JournalError) -> UInt32 {
+                             _ body: (UnsafeRawBufferPointer, Int) -> Void) throws(JournalError) -> UInt32 {
         var checksum: UInt32 = 0
         var offset = range.lowerBound
         while offset < range.upperBound {
-            try await source.readAway(into: block, from: offset, upTo: range.upperBound)
+            try source.read(into: block, from: offset, upTo: range.upperBound)
             block.withUnsafeBytes { raw in
                 checksum = CRC32C.checksum(raw, continuing: checksum)
                 body(raw, offset)
@@ -72,15 +64,15 @@ struct SnapshotLayout {
     }
 
     /// Where the trailer starts and the checksum it holds.
-    static func trailer(_ source: SnapshotSource, path: String) async throws(JournalError) -> (Int, UInt32) {
+    static func trailer(_ source: SnapshotSource, path: String) throws(JournalError) -> (Int, UInt32) {
         let count = source.count
-        guard count > 0, try await source.readAway((count - 1)..<count) == [0x0A] else {
+        guard count > 0, try source.read((count - 1)..<count) == [0x0A] else {
             throw SnapshotReader.invalid(path, count, "the file does not end with a newline (it is incomplete)")
         }
-        let trailerStart = try await source.lineStartAway(before: count - 1)
+        let trailerStart = try source.lineStart(before: count - 1)
         let opening = Array(SnapshotWriter.trailerOpening.utf8)
         let lineLength = count - 1 - trailerStart
-        let trailer = lineLength == opening.count + 10 ? try await source.readAway(trailerStart..<(count - 1)) : []
+        let trailer = lineLength == opening.count + 10 ? try source.read(trailerStart..<(count - 1)) : []
         let stored = trailer.withUnsafeBytes { raw in raw.isEmpty ? nil : CRC32C.readHex(raw, at: opening.count) }
         guard let stored, trailer.starts(with: opening),
               trailer[opening.count + 8] == UInt8(ascii: "\""), trailer[opening.count + 9] == UInt8(ascii: "}")

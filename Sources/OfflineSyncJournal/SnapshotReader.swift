@@ -37,7 +37,7 @@ enum SnapshotReader {
         while offset < layout.trailerStart {
             let block = blocks[turn % 2]
             turn += 1
-            try await source.readAway(into: block, from: offset, upTo: layout.trailerStart)
+            try source.read(into: block, from: offset, upTo: layout.trailerStart)
             let runs = block.withUnsafeBytes { splitter.runs(in: $0) }
             var started: [ParsingRun] = []
             for run in runs {

@@ -7,8 +7,6 @@ struct SnapshotSource: Sendable {
     let count: Int
     /// Fills the buffer with the bytes from an offset on; returns how many it read. Several tasks may read at once.
     private let readInto: @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int
-    /// Where the `…Away` reads run (file reads block); nil runs them in place (bytes already in memory).
-    var files: BlockingFileWork?
 
     /// A source of `count` bytes that `readInto` reads (``SnapshotSource/opening(_:path:size:generation:sealing:fileSystem:)``
     /// decrypts them).
@@ -77,27 +75,6 @@ struct SnapshotSource: Sendable {
             guard start + size < end else { return }
             size *= 2
         }
-    }
-
-    /// ``read(into:from:upTo:)`` on ``files``.
-    func readAway(into block: SnapshotBlock, from start: Int, upTo end: Int) async throws(JournalError) {
-        try await away { (source) throws(JournalError) in try source.read(into: block, from: start, upTo: end) }
-    }
-
-    /// ``read(_:)`` on ``files``.
-    func readAway(_ range: Range<Int>) async throws(JournalError) -> [UInt8] {
-        try await away { (source) throws(JournalError) in try source.read(range) }
-    }
-
-    /// ``lineStart(before:)`` on ``files``.
-    func lineStartAway(before end: Int) async throws(JournalError) -> Int {
-        try await away { (source) throws(JournalError) in try source.lineStart(before: end) }
-    }
-
-    private func away<Value: Sendable>(_ read: @escaping @Sendable (SnapshotSource) throws(JournalError) -> Value) async throws(JournalError) -> Value {
-        guard let files else { return try read(self) }
-        let source = self
-        return try await files.run { () throws(JournalError) -> Value in try read(source) }
     }
 
     /// Where the line ending just before `end` starts (0 when no newline precedes it).

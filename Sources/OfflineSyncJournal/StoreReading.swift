@@ -29,7 +29,8 @@ struct StoreReading: Sendable {
     ///   (EIO, EACCES, EMFILE, …), or when the snapshot is of a newer format: a failing disk, the system or a newer
     ///   OfflineSync is not damage, so neither open nor repair acts on it; nor is a missing or wrong key. Damaged or
     ///   missing data files are reported in the result.
-    /// Every file is read on `files`: the caller's task never blocks on the disk.
+    /// The manifest and the journals are read on `files`, and the snapshot opened there; the snapshot's blocks are
+    /// read beside their parsing (``SnapshotSource``).
     static func read(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork, collectBatches: Bool,
                      indexes: [IndexDefinition] = [], sealing: JournalSealing? = nil) async throws(JournalError) -> StoreReading {
         let manifest = try await files.run { () throws(JournalError) in try Manifest.read(layout.manifestPath, fileSystem: fileSystem) }
@@ -47,9 +48,8 @@ struct StoreReading: Sendable {
                                                              sealing: sealing, fileSystem: fileSystem))
                 }
                 reading.snapshotBytes = Int64(size)
-                var source = opened
-                source.files = files
-                let snapshot = try await SnapshotReader.read(source, path: path, indexes: indexes)
+                // Its blocks are read where they are parsed: each on `files` cost W4 1.2 to 1.5 times the time.
+                let snapshot = try await SnapshotReader.read(opened, path: path, indexes: indexes)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
                 }
