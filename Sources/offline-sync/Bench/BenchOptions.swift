@@ -20,6 +20,8 @@ struct BenchOptions: Sendable, Equatable {
         case writes
         /// A1 alone: attachment files up and down over the loopback interface at 50 ms a request.
         case attachments
+        /// W1, W3, W4, W5 and W6 on a plaintext store, then on an encrypted one, and C1, the cipher's throughput.
+        case encryption
     }
 
     /// Print JSON lines (the format compare.sh reads) instead of text.
@@ -38,7 +40,8 @@ struct BenchOptions: Sendable, Equatable {
     var writeThread = JournalWriteThread.shared
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries|writes|attachments]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep]
+                            [--suite store|sync|json|open|reads|queries|writes|attachments|encryption]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -52,7 +55,9 @@ struct BenchOptions: Sendable, Equatable {
                           reads: W3 to fill the store, then W6 and W7 alone;
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone;
                           writes: W3 to fill the store, then O1 and U1 alone;
-                          attachments: A1 alone (200 files of 256 KiB up, then down, 8 at once)
+                          attachments: A1 alone (200 files of 256 KiB up, then down, 8 at once);
+                          encryption: W1, W3, W4, W5, W6 on a plaintext store, then on an encrypted one
+                          (metrics suffixed _encrypted), and C1, the cipher's MB/s
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -83,7 +88,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries or writes")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries, writes, attachments or encryption")
                 }
                 options.suite = suite
             case "--write-thread":
