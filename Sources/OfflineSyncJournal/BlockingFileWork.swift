@@ -12,12 +12,11 @@ import Dispatch
 ///   against 78,000 writes/s, Docs/PerformanceHistory.md), but a slow disk then holds a shared thread.
 ///
 /// A ``JournalDataSource`` has two: one for its journal's writes (placed as ``JournalOptions/writeThread`` says),
-/// and one of its own thread for the snapshot a compaction writes while applies go on. The caller waits in one of
-/// two ways:
-/// - ``run(_:)`` suspends it, so the actor serves other calls meanwhile;
-/// - ``start(_:)`` lets it go on with its own work and then wait without suspending (``QueuedWork/wait()``), for a
-///   step that must end inside the actor's turn. That work always runs on the queue's own thread, which never waits
-///   for Swift's shared threads, so the wait cannot deadlock.
+/// and one of its own thread for a compaction's file work (its snapshot is written while applies go on). The caller
+/// suspends for the work in one of two ways, and no thread ever blocks waiting for it:
+/// - ``run(_:)`` at once, so the actor serves other calls meanwhile;
+/// - ``start(_:)`` after it has done its own work meanwhile (a large batch applied to the tables while its record is
+///   written).
 ///
 /// Docs/Architecture.md ("The journal store") says which write runs where.
 struct BlockingFileWork: Sendable {
@@ -53,10 +52,15 @@ struct BlockingFileWork: Sendable {
         return try result.get()
     }
 
-    /// Starts `work` on the queue's own thread after the work given before it; the caller waits for its result with
-    /// ``QueuedWork/wait()``.
-    func start<Value: Sendable>(_ work: @escaping @Sendable () -> Value) -> QueuedWork<Value> {
-        QueuedWork(on: queue, work)
+    /// Starts `work` on the queue's own thread after the work given before it, whatever the placement; the caller
+    /// goes on with its own work, then awaits the task's value.
+    func start<Value: Sendable>(_ work: @escaping @Sendable () -> Value) -> Task<Value, Never> {
+        let queue = queue
+        return Task.detached(priority: Task.currentPriority) {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: work()) }
+            }
+        }
     }
 
     @concurrent private static func onSharedThreads<Value: Sendable, Failure: Error>(

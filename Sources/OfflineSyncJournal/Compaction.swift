@@ -7,11 +7,12 @@ extension JournalDataSource {
     /// acknowledged change):
     /// 1. create `journal.<g+1>.jsonl` with its header and sync it and the directory;
     /// 2. switch the manifest to {snapshot g, journals …, g+1}; new applies go to journal g+1 from here on;
-    /// 3. away from the actor, write `snapshot.<g+1>.json.tmp` from a copy of the tables, sync it, rename it into
-    ///    place, sync the directory (applies continue meanwhile);
+    /// 3. write `snapshot.<g+1>.json.tmp` from a copy of the tables, sync it, rename it into place, sync the directory
+    ///    (applies continue meanwhile);
     /// 4. switch the manifest to {snapshot g+1, journals g+1};
     /// 5. delete the files of the older generations.
-    /// A failure before step 4 leaves the store as it was, still usable.
+    /// Every step's file work runs away from the actor, on a thread of the store's own (a ``BlockingFileWork``, never
+    /// one of Swift's shared threads); applies wait during steps 1 and 2 only. A failure before step 4 leaves the store as it was, still usable.
     /// - Throws: ``JournalError``.
     public func compact() async throws {
         try await compact(closing: false)
@@ -24,7 +25,7 @@ extension JournalDataSource {
 
     /// ``compact()``; `closing` lets ``close()`` compact after it has refused further calls. With `discarding`, step 5
     /// overwrites with zeros and deletes every file of the store the new manifest does not name (see
-    /// ``discardObsoleteFiles(keeping:)``), and throws when it cannot.
+    /// ``discardObsoleteFiles(keeping:layout:fileSystem:)``), and throws when it cannot.
     func compact(closing: Bool, discarding: Bool = false) async throws(JournalError) {
         func check() throws(JournalError) {
             if closing { if let failure { throw failure } } else { try checkWritable() }
@@ -40,7 +41,7 @@ extension JournalDataSource {
             notifyIdle()
         }
         perform(pipeline.hold())
-        while pipeline.isRunning { await waitUntilIdle() }
+        while pipeline.isRunning || batchBeingWritten { await waitUntilIdle() }
         let frozen: TableSet
         let generation = manifest.generation + 1
         let base = lastSequence
@@ -51,33 +52,83 @@ extension JournalDataSource {
             }
             try check()
             frozen = tables
-            try startGeneration(generation, baseSequence: base)
+            try await startGeneration(generation, baseSequence: base)
         }
+        let (layout, fileSystem) = (layout, fileSystem)
         let snapshotSize = try await Self.writeSnapshot(frozen, generation: generation, lastSequence: base, sealing: sealing,
                                                         on: snapshots, layout: layout, fileSystem: fileSystem)
-        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation }, encryption: manifest.encryption)
-        try final.write(layout, fileSystem: fileSystem)
+        let final = Manifest(snapshot: generation, journals: manifest.journals.filter { $0 >= generation },
+                             encryption: manifest.encryption)
+        try await snapshots.run { () throws(JournalError) in try final.write(layout, fileSystem: fileSystem) }
         manifest = final
         snapshotBytes = snapshotSize
         snapshotItems = frozen.itemCount
-        if discarding { return try discardObsoleteFiles(keeping: final) }
-        var obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
-        if let old = previous.snapshot { obsolete.append(layout.snapshotPath(old)) }
-        for path in obsolete { try? fileSystem.remove(path) }
-        try? fileSystem.syncDirectory(layout.directory)
+        if discarding {
+            return try await snapshots.run { () throws(JournalError) in
+                try Self.discardObsoleteFiles(keeping: final, layout: layout, fileSystem: fileSystem)
+            }
+        }
+        let obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
+            + (previous.snapshot.map { [layout.snapshotPath($0)] } ?? [])
+        await snapshots.run {
+            for path in obsolete { try? fileSystem.remove(path) }
+            try? fileSystem.syncDirectory(layout.directory)
+        }
     }
 
-    /// Steps 1 and 2: the new journal and the manifest naming it; switches appends to it.
-    private func startGeneration(_ generation: Int64, baseSequence: Int64) throws(JournalError) {
+    /// Steps 1 and 2, their file work on the store's own thread for compactions: the new journal and the manifest
+    /// naming it; switches appends to it. The pipeline is held meanwhile, so no apply writes.
+    private func startGeneration(_ generation: Int64, baseSequence: Int64) async throws(JournalError) {
         let path = layout.journalPath(generation)
-        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence, keyIdentifier: manifest.encryption?.keyIdentifier)
-        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation], encryption: manifest.encryption)
-        do {
+        let header = JournalRecord.headerLine(generation: generation, baseSequence: baseSequence,
+                                              keyIdentifier: manifest.encryption?.keyIdentifier)
+        let transitional = Manifest(snapshot: manifest.snapshot, journals: manifest.journals + [generation],
+                                    encryption: manifest.encryption)
+        let (layout, fileSystem, old) = (layout, fileSystem, journal.file)
+        // The zeros written ahead go: earlier versions read them as damage in a journal that is not the newest.
+        let trimmedEnd = journalExtent.allocated > journalExtent.end ? journalExtent.end : nil
+        let outcome = await snapshots.run { () -> GenerationStart in
+            Self.startGeneration(path: path, header: header, manifest: transitional, layout: layout, fileSystem: fileSystem,
+                                 oldJournal: old, trimmingTo: trimmedEnd)
+        }
+        if outcome.trimmed { journalExtent.cutBack() }
+        switch outcome.result {
+        case .failure(.notStarted(let error)):
+            throw error
+        case .failure(.unopened(let error)):
+            // The manifest names the new journal but it cannot be opened: appends to the old one would be lost.
+            failure = error
+            throw error
+        case .success(let file):
+            journal.close()
+            journal = OwnedFile(file, fileSystem: fileSystem)
+        }
+        journalExtent = JournalExtent(end: Int64(header.count))
+        journalRecords = 0
+        journalUpserts = 0
+        manifest = transitional
+    }
+
+    /// How steps 1 and 2 ended: the new journal open, or a failure before the new manifest was in place (nothing
+    /// changed) or after (the new journal could not be opened); and whether the old journal's zeros were cut off.
+    private struct GenerationStart: Sendable {
+        enum Failure: Error {
+            case notStarted(JournalError)
+            case unopened(JournalError)
+        }
+        var result: Result<FileDescriptor, Failure>
+        var trimmed: Bool
+    }
+
+    /// The file work of steps 1 and 2. Blocking: run it away from the actor.
+    private nonisolated static func startGeneration(path: String, header: [UInt8], manifest transitional: Manifest,
+                                                    layout: StoreLayout, fileSystem: any FileSystem, oldJournal: FileDescriptor,
+                                                    trimmingTo trimmedEnd: Int64?) -> GenerationStart {
+        let trimmed = trimmedEnd.map { (try? fileSystem.truncate(oldJournal, to: $0)) != nil } ?? false
+        do throws(JournalError) {
             // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,
             // or a power loss could keep journal g+1 (base sequence) but lose g's tail, which reads as corruption.
-            // The zeros written ahead go too: earlier versions read them as damage in a journal that is not the newest.
-            trimJournal()
-            try fileSystem.sync(journal.file)
+            try fileSystem.sync(oldJournal)
             try fileSystem.writeNewFile(path, header)
             try fileSystem.syncDirectory(layout.directory)
             try transitional.write(layout, fileSystem: fileSystem)
@@ -85,22 +136,14 @@ extension JournalDataSource {
             // Unless the new manifest is in place (only its directory sync failed), the old generation stays.
             if (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) != transitional {
                 try? fileSystem.remove(path)
-                throw error
+                return GenerationStart(result: .failure(.notStarted(error)), trimmed: trimmed)
             }
         }
-        do {
-            let file = try fileSystem.open(path, mode: .readWrite)
-            journal.close()
-            journal = OwnedFile(file, fileSystem: fileSystem)
+        do throws(JournalError) {
+            return GenerationStart(result: .success(try fileSystem.open(path, mode: .readWrite)), trimmed: trimmed)
         } catch {
-            // The manifest names the new journal but it cannot be opened: appends to the old one would be lost.
-            failure = error
-            throw error
+            return GenerationStart(result: .failure(.unopened(error)), trimmed: trimmed)
         }
-        journalExtent = JournalExtent(end: Int64(header.count))
-        journalRecords = 0
-        journalUpserts = 0
-        manifest = transitional
     }
 
     /// Step 3, away from the actor on `queue`: temporary file (sealed with `sealing` when set), sync, rename,

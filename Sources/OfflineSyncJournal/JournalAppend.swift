@@ -60,25 +60,37 @@ extension JournalDataSource {
     /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
     /// store's ``BlockingFileWork`` for writes and meanwhile applies `changes` (whose records `buffer` holds, whose
     /// items `packed` holds as packed while the payload was written, and which hold no `deleteAll`) to the tables on
-    /// the actor's thread: a large batch then pays for the longer of the two instead of both. The actor waits for the write without suspending, so no reader sees the batch before its
-    /// record is written; when the write failed, the tables take the batch back (``TableSet/revert(_:)``) and the
-    /// error is thrown: nothing changed. `entriesAside` is what ``TableSet/startIndexEntries(for:)`` started for
-    /// `changes`.
+    /// the actor: a large batch then pays for the longer of the two instead of both. While the actor waits for the
+    /// write, `batchBeingWritten` holds every other call back (``waitWhileABatchIsBeingWritten()``), so no one sees
+    /// the batch before its record is written; when the write failed, the tables take the batch back
+    /// (``TableSet/revert(_:)``) and the error is thrown: nothing changed. `entriesAside` holds the index entries
+    /// built for `changes` (``PreparedUpserts``).
     func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
-                        entriesAside: [Int: AddedIndexEntries]) throws(JournalError) {
+                        entriesAside: [Int: AddedIndexEntries]) async throws(JournalError) {
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
+        batchBeingWritten = true
+        defer {
+            batchBeingWritten = false
+            notifyIdle()
+        }
         let write = writes.start { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
         var reversal: BatchReversal? = BatchReversal()
         tables.apply(changes, packed: packed, recording: &reversal, entriesAside: entriesAside)
         do {
-            try record(write.wait())
+            try record(await write.value)
         } catch {
             // The callers pass no `deleteAll`, so a reversal is always there; without one the tables cannot be trusted.
             if let reversal { tables.revert(reversal) } else { failure = error }
             throw error
         }
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+    }
+
+    /// Suspends while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``):
+    /// every call that reads the tables or writes the journal waits here first.
+    func waitWhileABatchIsBeingWritten() async {
+        while batchBeingWritten { await waitUntilIdle() }
     }
 
     /// Turns an append's outcome into a throw; a failed append cut the file back to the journal's end, and one
@@ -93,16 +105,5 @@ extension JournalDataSource {
             failure = error
             throw error
         }
-    }
-
-    /// Cuts the zero bytes written ahead off the journal, so that a store closed or compacted leaves a journal
-    /// that ends with its last record; returns whether it cut any. Best effort: zeros that stay are free space to
-    /// the next open.
-    @discardableResult
-    func trimJournal() -> Bool {
-        guard journalExtent.allocated > journalExtent.end,
-              (try? fileSystem.truncate(journal.file, to: journalExtent.end)) != nil else { return false }
-        journalExtent.cutBack()
-        return true
     }
 }

@@ -8,6 +8,8 @@ struct PendingCommit: Sendable {
     var payload: [UInt8]
     /// The upserted items packed as the payload was written, which the tables keep.
     var packed: PackedItems
+    /// The index entries built for the batch's large upserts (``PreparedUpserts``).
+    var entries: [Int: AddedIndexEntries]
     /// Whether the apply waits for a sync (false for ``Durability/buffered`` and deferred applies).
     var sync: Bool
     var continuation: CheckedContinuation<Void, any Error>
@@ -16,71 +18,93 @@ struct PendingCommit: Sendable {
 extension JournalDataSource {
     /// Writes the batch's record (synced when `sync` is set), then applies the batch; throws, with nothing changed,
     /// when the write failed. Under ``JournalWriteThread/shared`` without group commit the write happens in place:
-    /// the actor never suspends between a batch's validation and its write, so one write is in flight at a time
-    /// without the pipeline. Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
+    /// the actor never suspends between a batch's encoding and its write, so one write is in flight at a time
+    /// without the pipeline (a large batch's large upserts are prepared before, away from the actor:
+    /// ``PreparedUpserts``). Otherwise the batch queues in the ``CommitPipeline`` and the write runs away from the
     /// actor, on the store's ``BlockingFileWork`` for writes.
     func commit(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool) async throws {
         var resolved = changes
         if changes.contains(where: \.hasFilter) {
             // A filter must see every earlier batch: wait until the pipeline has written them (and, waiting, let no
             // transaction begin and end unseen).
-            while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) {
+            while !pipeline.isDrained || pipeline.isHeld || (turns.isHeld && !holdsTurn) || batchBeingWritten {
                 if turns.isHeld && !holdsTurn { await waitWhileATransactionHolds() } else { await waitUntilIdle() }
             }
             try checkWritable()
             resolved = resolveFilters(changes)
         }
+        var prepared = PreparedUpserts()
+        if !changes.contains(where: \.hasFilter) {
+            let upserts = PreparedUpserts.upserts(of: resolved, shapes: { tables.shape(table: $0) },
+                                                  indexFields: tables.indexFieldsAside(for: resolved))
+            if !upserts.isEmpty {
+                prepared = await PreparedUpserts.prepare(upserts)
+                // Other calls ran meanwhile: wait as `apply` did, and keep what still holds.
+                await waitForTurnToWrite(holdsTurn: holdsTurn)
+                try checkWritable()
+                prepared.dropStaleEncodings(current: { tables.shape(table: $0) })
+            }
+        }
         var packed = PackedItems()
         if options.writeThread == .shared, !pipeline.groupsBatches, let sealing {
             // As below, the payload sealed into its record.
+            await waitForTurnToWrite(holdsTurn: holdsTurn)
             let sequence = lastSequence + 1
-            let entriesAside = tables.startIndexEntries(for: resolved)
             var payload: [UInt8] = []
             payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
             try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
-                                     indexCounts: { tables.indexCount(table: $0) }, packing: &packed)
+                                     prepared: prepared.encoded, packing: &packed)
             try checkSize(payloadBytes: payload.count)
             var buffer: [UInt8] = []
             try JournalRecord.appendSealedApply(sequence: sequence, generation: manifest.generation, payload: payload,
                                                 sealing: sealing, into: &buffer)
-            try write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: entriesAside)
+            try await write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }
         if options.writeThread == .shared, !pipeline.groupsBatches {
+            await waitForTurnToWrite(holdsTurn: holdsTurn)
             // The record is written around its payload in one buffer.
             let sequence = lastSequence + 1
-            // The index entries of large upserts are built on another thread while the batch is encoded.
-            let entriesAside = tables.startIndexEntries(for: resolved)
             var buffer: [UInt8] = []
             buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
             let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
                                                              into: &buffer) { (buffer) throws(DataSourceError) in
                 try JournalPayload.write(resolved, into: &buffer, shapes: { tables.shape(table: $0) },
-                                         indexCounts: { tables.indexCount(table: $0) }, packing: &packed)
+                                         prepared: prepared.encoded, packing: &packed)
             }
             try checkSize(payloadBytes: payloadBytes)
-            try write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: entriesAside)
+            try await write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }
         var payload: [UInt8] = []
         payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
-        try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
-                                 indexCounts: { tables.indexCount(table: $0) }, packing: &packed)
+        try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) }, prepared: prepared.encoded,
+                                 packing: &packed)
         try checkSize(payloadBytes: payload.count)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let commit = PendingCommit(changes: resolved, payload: payload, packed: packed, sync: sync, continuation: continuation)
+            let commit = PendingCommit(changes: resolved, payload: payload, packed: packed, entries: prepared.entries,
+                                       sync: sync, continuation: continuation)
             perform(pipeline.enqueue(commit))
+        }
+    }
+
+    /// Suspends while a transaction other than the caller's holds the store (`holdsTurn` for the one holding it), a
+    /// large batch is being written after it was applied (``appendApplying(_:sync:changes:packed:entriesAside:)``), or a
+    /// compaction holds writes while it starts a new journal.
+    private func waitForTurnToWrite(holdsTurn: Bool) async {
+        while (turns.isHeld && !holdsTurn) || batchBeingWritten || pipeline.isHeld {
+            if turns.isHeld && !holdsTurn { await waitWhileATransactionHolds() } else { await waitUntilIdle() }
         }
     }
 
     /// Writes `buffer`, the record of `changes`, in place, then applies them; a large batch without `deleteAll` is
     /// applied while its record is written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
     private func write(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
-                       entriesAside: [Int: AddedIndexEntries]) throws(JournalError) {
+                       entriesAside: [Int: AddedIndexEntries]) async throws(JournalError) {
         if buffer.count >= options.applyWhileWritingBytes, !changes.contains(where: \.isDeleteAll) {
-            try appendApplying(buffer, sync: sync, changes: changes, packed: packed, entriesAside: entriesAside)
+            try await appendApplying(buffer, sync: sync, changes: changes, packed: packed, entriesAside: entriesAside)
         } else {
             try appendInPlace(buffer, sync: sync)
             var notRecording: BatchReversal?
@@ -119,7 +143,7 @@ extension JournalDataSource {
             if let failure { throw failure }
             let (buffer, sequence) = try records(of: group.map(\.payload))
             try await appendAway(buffer, sync: group.contains(where: \.sync))
-            applyWritten(lastSequence: sequence, group.map { ($0.changes, $0.packed) })
+            applyWritten(lastSequence: sequence, group)
             for commit in group { commit.continuation.resume() }
         } catch {
             for commit in group { commit.continuation.resume(throwing: error) }
@@ -139,11 +163,11 @@ extension JournalDataSource {
 
     /// After a successful write of records up to `sequence`: applies the batches in order, each keeping its items
     /// packed as its payload was written, and counts the records.
-    private func applyWritten(lastSequence sequence: Int64, _ batches: [(changes: [StoreChange], packed: PackedItems)]) {
+    private func applyWritten(lastSequence sequence: Int64, _ batches: [PendingCommit]) {
         var upserted = 0
         for batch in batches {
             var notRecording: BatchReversal?
-            tables.apply(batch.changes, packed: batch.packed, recording: &notRecording)
+            tables.apply(batch.changes, packed: batch.packed, recording: &notRecording, entriesAside: batch.entries)
             upserted += StoreChange.upsertedItemCount(of: batch.changes)
         }
         countWritten(lastSequence: sequence, records: batches.count, upserted: upserted)

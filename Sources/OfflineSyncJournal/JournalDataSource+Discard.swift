@@ -6,6 +6,7 @@ extension JournalDataSource {
     /// The names of the tables that hold at least one item, the engine's `__` tables included. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``.
     public func tableNames() async throws -> [String] {
+        await waitWhileABatchIsBeingWritten()
         if isClosed { throw JournalError.closed }
         return tables.tableNames
     }
@@ -22,21 +23,22 @@ extension JournalDataSource {
         try await compact(closing: false, discarding: true)
     }
 
-    /// Overwrites with zeros, syncs and deletes every journal, snapshot, temporary and `*.broken` file that `manifest`
-    /// does not name, then syncs the directory.
-    func discardObsoleteFiles(keeping manifest: Manifest) throws(JournalError) {
+    /// Overwrites with zeros, syncs and deletes every journal, snapshot, temporary and `*.broken` file of the store in
+    /// `layout` that `manifest` does not name, then syncs the directory. Blocking: run it away from the actor.
+    nonisolated static func discardObsoleteFiles(keeping manifest: Manifest, layout: StoreLayout,
+                                                 fileSystem: any FileSystem) throws(JournalError) {
         var keep = Set(manifest.journals.map(StoreLayout.journalName))
         if let snapshot = manifest.snapshot { keep.insert(StoreLayout.snapshotName(snapshot)) }
         let names = try fileSystem.contentsOfDirectory(layout.directory)
         for name in names where (StoreLayout.isStoreFile(name) || name.hasSuffix(".broken")) && !keep.contains(name) {
             let path = layout.directory + "/" + name
-            try overwriteWithZeros(path)
+            try overwriteWithZeros(path, fileSystem: fileSystem)
             try fileSystem.remove(path)
         }
         try fileSystem.syncDirectory(layout.directory)
     }
 
-    private func overwriteWithZeros(_ path: String) throws(JournalError) {
+    private nonisolated static func overwriteWithZeros(_ path: String, fileSystem: any FileSystem) throws(JournalError) {
         let file = try fileSystem.open(path, mode: .readWrite)
         defer { fileSystem.close(file) }
         let size = try fileSystem.size(file)

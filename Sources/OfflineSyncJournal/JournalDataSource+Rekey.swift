@@ -31,22 +31,60 @@ extension JournalDataSource {
         }
         perform(pipeline.hold())
         defer { perform(pipeline.release()) }
-        while pipeline.isRunning { await waitUntilIdle() }
+        while pipeline.isRunning || batchBeingWritten { await waitUntilIdle() }
         try checkWritable()
-        // From here on the actor never suspends, so no apply writes to the old journal while it is replaced.
-        let final = try rewrite(under: next)
-        try discardObsoleteFiles(keeping: final)
+        // The pipeline stays held, so no apply writes to the old journal while it is replaced; reads go on.
+        let final = try await rewrite(under: next)
+        let (layout, fileSystem) = (layout, fileSystem)
+        try await snapshots.run { () throws(JournalError) in
+            try Self.discardObsoleteFiles(keeping: final, layout: layout, fileSystem: fileSystem)
+        }
     }
 
-    /// Steps 1 to 3 of ``rekey(to:)``, on the actor; switches the store to the new generation and cipher. Returns
-    /// the new manifest.
-    private func rewrite(under next: JournalSealing?) throws(JournalError) -> Manifest {
+    /// Steps 1 to 3 of ``rekey(to:)``, their file work on the store's thread for compactions; switches the store to
+    /// the new generation and cipher. Returns the new manifest.
+    private func rewrite(under next: JournalSealing?) async throws(JournalError) -> Manifest {
         let generation = manifest.generation + 1
         let base = lastSequence
-        let snapshotPath = layout.snapshotPath(generation)
-        let journalPath = layout.journalPath(generation)
         let header = JournalRecord.headerLine(generation: generation, baseSequence: base, keyIdentifier: next?.keyIdentifier)
         let final = Manifest(snapshot: generation, journals: [generation], encryption: try next.map { (next) throws(JournalError) in try Manifest.Encryption(next) })
+        let (layout, fileSystem, tables) = (layout, fileSystem, tables)
+        let written = await snapshots.run { () -> Result<(FileDescriptor, Int64), JournalError> in
+            Result { () throws(JournalError) in
+                try Self.writeGeneration(generation, of: tables, lastSequence: base, header: header, manifest: final,
+                                         sealing: next, layout: layout, fileSystem: fileSystem)
+            }
+        }
+        let file: FileDescriptor, size: Int64
+        do throws(JournalError) {
+            (file, size) = try written.get()
+        } catch {
+            if (try? Manifest.read(layout.manifestPath, fileSystem: fileSystem)) == final {
+                // The manifest names the new journal but it could not be opened: appends to the old one would be lost.
+                failure = error
+            }
+            throw error
+        }
+        journal.close()
+        journal = OwnedFile(file, fileSystem: fileSystem)
+        sealing = next
+        manifest = final
+        journalExtent = JournalExtent(end: Int64(header.count))
+        journalRecords = 0
+        journalUpserts = 0
+        snapshotBytes = size
+        snapshotItems = tables.itemCount
+        return final
+    }
+
+    /// The file work of steps 1 to 3: the snapshot of `tables` and the journal of `generation` (starting with
+    /// `header`), then `final` as the manifest; returns the new journal, open, and the snapshot's size. Blocking: run
+    /// it away from the actor.
+    private nonisolated static func writeGeneration(_ generation: Int64, of tables: TableSet, lastSequence base: Int64,
+                                                    header: [UInt8], manifest final: Manifest, sealing next: JournalSealing?,
+                                                    layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) -> (FileDescriptor, Int64) {
+        let snapshotPath = layout.snapshotPath(generation)
+        let journalPath = layout.journalPath(generation)
         var size: Int64 = 0
         do {
             let temporary = layout.snapshotTemporaryPath(generation)
@@ -68,22 +106,6 @@ extension JournalDataSource {
                 return (try? fileSystem.size(file)) ?? 0
             } ?? 0
         }
-        do {
-            let file = try fileSystem.open(journalPath, mode: .readWrite)
-            journal.close()
-            journal = OwnedFile(file, fileSystem: fileSystem)
-        } catch {
-            // The manifest names the new journal but it cannot be opened: appends to the old one would be lost.
-            failure = error
-            throw error
-        }
-        sealing = next
-        manifest = final
-        journalExtent = JournalExtent(end: Int64(header.count))
-        journalRecords = 0
-        journalUpserts = 0
-        snapshotBytes = size
-        snapshotItems = tables.itemCount
-        return final
+        return (try fileSystem.open(journalPath, mode: .readWrite), size)
     }
 }

@@ -13,7 +13,7 @@ extension JournalDataSource {
     /// transaction's reads see them.
     package func beginTransaction() async throws {
         if !turns.tryHold() { await withCheckedContinuation { turns.enqueueTransaction($0) } }
-        while !pipeline.isDrained { await waitUntilIdle() }
+        while !pipeline.isDrained || batchBeingWritten { await waitUntilIdle() }
     }
 
     package func commitTransaction(_ transaction: StoreTransaction) async throws {

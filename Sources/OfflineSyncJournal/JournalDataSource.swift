@@ -27,7 +27,7 @@ import Dispatch
 ///   open throw ``JournalError/corrupted(file:offset:sequence:reason:)`` (see ``repair(directory:)``).
 ///
 /// The files are described byte by byte in `Docs/JournalFormat.md`.
-public actor JournalDataSource: SyncContextDataSource, TransactionHost {
+public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDecodingDataSource {
     let layout: StoreLayout
     let options: JournalOptions
     /// How the store seals what it writes: from ``JournalOptions/cipher`` at open, replaced by ``rekey(to:)``; nil
@@ -59,9 +59,12 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// threads under ``JournalWriteThread/shared`` (a large batch's write apart: see ``BlockingFileWork/start(_:)``),
     /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
     let writes: BlockingFileWork
-    /// Where a compaction writes its snapshot while applies go on.
+    /// Where a compaction does its file work (the new journal, the snapshot written while applies go on, the
+    /// manifests, the old files' removal), on a thread of its own.
     let snapshots = BlockingFileWork(label: "OfflineSync.JournalDataSource.snapshots", qos: .utility)
     var isCompacting = false
+    /// Set while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
+    var batchBeingWritten = false
     var compactionScheduled = false
     var automaticCompactionFailures = 0
     /// Why the last automatic compaction failed (kept after a later success, for ``statistics()``).
@@ -116,14 +119,32 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid table name.
     public func read(table: String, id: String) async throws -> JSONObject? {
+        await waitWhileABatchIsBeingWritten()
         if isClosed { throw JournalError.closed }
         try StoreChange.validateTable(table)
         return tables.item(table: table, id: id)
     }
 
+    /// ``read(table:id:)``, decoded as `Model` straight from the item's packed form. Never touches the disk.
+    package func readModel<Model: Decodable & Sendable>(_ type: Model.Type, table: String, id: String) async throws -> Model? {
+        await waitWhileABatchIsBeingWritten()
+        if isClosed { throw JournalError.closed }
+        try StoreChange.validateTable(table)
+        return try tables.model(Model.self, table: table, id: id)
+    }
+
+    /// ``read(_:)``, each item decoded as `Model`. Never touches the disk.
+    package func readModels<Model: Decodable & Sendable>(_ type: Model.Type, _ query: Query) async throws -> [Model] {
+        await waitWhileABatchIsBeingWritten()
+        if isClosed { throw JournalError.closed }
+        tables.foldIndexes(of: query.table)
+        return try tables.models(Model.self, query)
+    }
+
     /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func explain(_ query: Query) async throws -> QueryPlan {
+        await waitWhileABatchIsBeingWritten()
         if isClosed { throw JournalError.closed }
         tables.foldIndexes(of: query.table)
         return try tables.explain(query)
@@ -132,6 +153,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     /// The items matching `query`, with the local query rules. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func read(_ query: Query) async throws -> QueryResult {
+        await waitWhileABatchIsBeingWritten()
         if isClosed { throw JournalError.closed }
         tables.foldIndexes(of: query.table)
         return try tables.read(query)
@@ -179,7 +201,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     public func close() async throws {
         if isClosed { return }
         isClosed = true
-        while !pipeline.isDrained || isCompacting { await waitUntilIdle() }
+        while !pipeline.isDrained || isCompacting || batchBeingWritten { await waitUntilIdle() }
         if options.automaticCompaction, failure == nil, journalRecords > 0, journalSize >= Self.compactionOnCloseBytes {
             try? await compact(closing: true)
         }
@@ -189,12 +211,18 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
             lock = nil
         }
         guard failure == nil else { return }
-        let trimmed = trimJournal()
-        if journalExtent.hasUnsyncedBytes {
-            // What `.buffered` and deferred applies were promised: durable once close returns.
-            try fileSystem.sync(journal.file)
-        } else if trimmed {
-            try? fileSystem.sync(journal.file)
+        let (file, fileSystem) = (journal.file, fileSystem)
+        let trimmedEnd = journalExtent.allocated > journalExtent.end ? journalExtent.end : nil
+        let promised = journalExtent.hasUnsyncedBytes
+        try await writes.run { () throws(JournalError) in
+            // Zeros written ahead are cut off (best effort: they are free space to the next open).
+            let trimmed = trimmedEnd.map { (try? fileSystem.truncate(file, to: $0)) != nil } ?? false
+            if promised {
+                // What `.buffered` and deferred applies were promised: durable once close returns.
+                try fileSystem.sync(file)
+            } else if trimmed {
+                try? fileSystem.sync(file)
+            }
         }
     }
 
@@ -202,7 +230,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost {
     var journalSize: Int64 { journalExtent.end }
 
     /// Counters describing the store's files and tables.
-    public func statistics() -> JournalStatistics {
+    public func statistics() async -> JournalStatistics {
+        await waitWhileABatchIsBeingWritten()
         var counts: [String: Int] = [:]
         for name in tables.tableNames { counts[name] = tables.count(table: name) }
         return JournalStatistics(generation: manifest.generation, journalBytes: journalSize, snapshotBytes: snapshotBytes,

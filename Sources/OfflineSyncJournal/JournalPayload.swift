@@ -39,12 +39,12 @@ enum JournalPayload {
     /// are those of its table's shape (`shapes`) into `packed`, in the batch's order: its text in the payload is
     /// written from the packed form, and the tables keep that form instead of packing the item again. Checks the
     /// batch while writing it, so that it needs no walk of its own.
-    /// `indexCounts` tells how many indexes each table keeps: a large upsert's second part, encoded on another core
-    /// (``ItemsEncodedAside``), waits there for the entries of those indexes, so the more indexes, the smaller it is.
+    /// `prepared` holds, by the change's position, upserts whose items were already checked, packed and written
+    /// (``PreparedUpserts``): their text is copied in.
     /// - Throws: ``DataSourceError`` as ``StoreChange/validate(_:)`` does (the same first problem), with `buffer`
     ///   then holding part of the payload.
     static func write(_ changes: [StoreChange], into buffer: inout [UInt8], shapes: (String) -> JSONObjectShape?,
-                      indexCounts: (String) -> Int = { _ in 0 }, packing packed: inout PackedItems) throws(DataSourceError) {
+                      prepared: [Int: PreparedUpserts.EncodedItems] = [:], packing packed: inout PackedItems) throws(DataSourceError) {
         let writer = JSONWriter()
         buffer.append(UInt8(ascii: "["))
         for (index, change) in changes.enumerated() {
@@ -55,17 +55,13 @@ enum JournalPayload {
                 buffer.append(contentsOf: #"{"upsert":"#.utf8)
                 writer.writeString(table, into: &buffer)
                 buffer.append(contentsOf: #","items":"#.utf8)
-                let shape = shapes(table)
-                let split = ItemsEncodedAside.split(upserted.count, indexes: indexCounts(table))
-                let aside = split < upserted.count
-                    ? ItemsEncodedAside(items: upserted[split...], table: table, shape: shape) : nil
                 buffer.append(UInt8(ascii: "["))
-                try StorableItemWriter().writeItems(upserted[..<split], table: table, shape: shape, into: &buffer, packing: &packed)
-                if let aside {
-                    let encoded = try aside.wait()
-                    if split > 0 { buffer.append(UInt8(ascii: ",")) }
+                if let encoded = prepared[index] {
                     buffer.append(contentsOf: encoded.text)
                     packed.append(encoded.packed)
+                } else {
+                    try StorableItemWriter().writeItems(upserted[...], table: table, shape: shapes(table), into: &buffer,
+                                                        packing: &packed)
                 }
                 buffer.append(contentsOf: "]}".utf8)
             case .delete(let table, let ids):

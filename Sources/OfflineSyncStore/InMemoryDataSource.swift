@@ -6,7 +6,7 @@ public import OfflineSyncCore
 /// try await store.apply([.upsert(table: "TodoItem", items: [["id": "1", "text": "milk"]])])
 /// let open = try await store.read(Query(table: "TodoItem", filter: Field("complete") != true))
 /// ```
-public actor InMemoryDataSource: SyncContextDataSource, TransactionHost {
+public actor InMemoryDataSource: SyncContextDataSource, TransactionHost, ModelDecodingDataSource {
     private var tables = TableSet()
     private var turns = TransactionTurns()
 
@@ -38,6 +38,18 @@ public actor InMemoryDataSource: SyncContextDataSource, TransactionHost {
     public func read(_ query: Query) async throws -> QueryResult {
         tables.foldIndexes(of: query.table)
         return try tables.read(query)
+    }
+
+    /// ``read(table:id:)``, decoded as `Model` straight from the item's packed form.
+    package func readModel<Model: Decodable & Sendable>(_ type: Model.Type, table: String, id: String) async throws -> Model? {
+        try StoreChange.validateTable(table)
+        return try tables.model(Model.self, table: table, id: id)
+    }
+
+    /// ``read(_:)``, each item decoded as `Model`.
+    package func readModels<Model: Decodable & Sendable>(_ type: Model.Type, _ query: Query) async throws -> [Model] {
+        tables.foldIndexes(of: query.table)
+        return try tables.models(Model.self, query)
     }
 
     /// Validates the whole batch, then applies all of it; nothing changes when it throws.

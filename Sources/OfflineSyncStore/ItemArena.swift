@@ -39,10 +39,10 @@ struct ItemArena: Sendable {
 
     /// Calls `body` with the `length` bytes at `location`.
     @inline(__always)
-    func withBytes<T>(at location: Int, length: Int, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+    func withBytes<T>(at location: Int, length: Int, _ body: (UnsafeRawBufferPointer?) throws -> T) rethrows -> T {
         let offset = location & 0xFFFF_FFFF
-        return chunks[location >> 32].withUnsafeBytes { raw in
-            body(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
+        return try chunks[location >> 32].withUnsafeBytes { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
         }
     }
 

@@ -74,6 +74,17 @@ struct ItemTable: Sendable {
         buckets.probe(hash: hash) { slot in storedID(of: slot).map { ItemID.hasKey($0, key()) } ?? false }
     }
 
+    /// The slot of the item whose id is `id` or differs from it only in case (``ItemID/key(_:)``), or nil, found
+    /// without decoding any item: only the ids of the items probed are read.
+    func slot(ofID id: String) -> Int32? {
+        var utf8 = id
+        guard let hash = utf8.withUTF8(Self.hash(ofKeyOf:)) else {
+            let key = ItemID.key(id)
+            return slot(ofKey: key, hash: Self.hash(key))
+        }
+        return locate(id: id, hash: hash, decoding: false)?.slot
+    }
+
     /// The slot of the item whose id has the same key as `id` (whose key's hash is `hash`), with the item itself
     /// when `decoding`, or nil; only its id is read otherwise.
     private func locate(id: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
@@ -98,7 +109,7 @@ struct ItemTable: Sendable {
     }
 
     /// The id of the item in `slot`, read from its packed form without building the other members.
-    private func storedID(of slot: Int32) -> String? {
+    func storedID(of slot: Int32) -> String? {
         let id = withPacked(slot) { packed in packed.flatMap { PackedObject.value(of: "id", in: $0, shape: shape) } }
         guard case .string(let id)? = id else { return nil }
         return id
@@ -140,10 +151,10 @@ struct ItemTable: Sendable {
     }
 
     /// Calls `body` with the packed form of the item in `slot` (nil for a free slot).
-    private func withPacked<T>(_ slot: Int32, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+    func withPacked<T>(_ slot: Int32, _ body: (UnsafeRawBufferPointer?) throws -> T) rethrows -> T {
         let place = slots[Int(slot)]
-        guard !place.isFree else { return body(nil) }
-        return arena.withBytes(at: place.offset, length: Int(place.length), body)
+        guard !place.isFree else { return try body(nil) }
+        return try arena.withBytes(at: place.offset, length: Int(place.length), body)
     }
 
     /// How many slots there are, free or holding an item: every slot number is below it.

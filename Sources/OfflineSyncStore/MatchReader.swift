@@ -3,7 +3,8 @@ import OfflineSyncCore
 /// decoded and tested against the plan's residual conditions, or, when the index entries decide every match (no
 /// residual), skipped and counted without being read. Candidates that do not come in `orderBy`'s order are ranked
 /// by their sort values alone (read from the item's text without decoding the rest when nothing else must be
-/// tested), keeping only the first `skip + top`; only the page's items are decoded.
+/// tested), keeping only the first `skip + top`. The page is a list of slots, whose items the caller decodes (as
+/// dictionaries, or straight into models), unless testing them decoded them already.
 struct MatchReader {
     /// A source of candidate slots: calls its argument with each, until it returns false.
     typealias Candidates = ((Int32) -> Bool) -> Void
@@ -29,23 +30,23 @@ struct MatchReader {
         keep = query.keptMatches
     }
 
-    /// The page of candidates that come in the query's order; stops once the page is full unless the count
-    /// still needs items tested.
-    mutating func inOrder(_ candidates: Candidates) -> [JSONObject] {
+    /// The page of candidates that come in the query's order, each slot with its item when testing it decoded it
+    /// already (nil otherwise); stops once the page is full unless the count still needs items tested.
+    mutating func inOrder(_ candidates: Candidates) -> [(slot: Int32, item: JSONObject?)] {
         // With every candidate a match and their count known, nothing needs walking past the page.
         let counted = residual == nil ? candidateCount : nil
         total = counted ?? 0
         if keep == 0, counted != nil || !query.includeTotalCount { return [] }
-        var page: [JSONObject] = []
+        var page: [(slot: Int32, item: JSONObject?)] = []
         var seen = 0
         candidates { slot in
             if let residual {
                 guard let item = decode(slot), residual.matches(item) else { return true }
                 seen += 1
-                if seen > skip, keep.map({ seen <= $0 }) ?? true { page.append(item) }
+                if seen > skip, keep.map({ seen <= $0 }) ?? true { page.append((slot, item)) }
             } else {
                 seen += 1
-                if seen > skip, keep.map({ seen <= $0 }) ?? true, let item = decode(slot) { page.append(item) }
+                if seen > skip, keep.map({ seen <= $0 }) ?? true { page.append((slot, nil)) }
             }
             guard let keep, seen >= keep else { return true }
             return counted == nil && query.includeTotalCount
@@ -54,8 +55,8 @@ struct MatchReader {
         return page
     }
 
-    /// The page of candidates in any order, ranked by `orderBy` (``Query/effectiveOrderBy``).
-    mutating func sorted(_ candidates: Candidates) -> [JSONObject] {
+    /// The slots of the page of candidates in any order, ranked by `orderBy` (``Query/effectiveOrderBy``).
+    mutating func sorted(_ candidates: Candidates) -> [Int32] {
         let counted = residual == nil ? candidateCount : nil
         total = counted ?? 0
         if keep == 0, counted != nil || !query.includeTotalCount { return [] }
@@ -75,10 +76,11 @@ struct MatchReader {
             return true
         }
         if counted == nil { total = seen }
-        return ranked.orderedSlots().dropFirst(skip).compactMap { decode($0) }
+        return Array(ranked.orderedSlots().dropFirst(skip))
     }
 
-    private mutating func decode(_ slot: Int32) -> JSONObject? {
+    /// The item in `slot`, decoded (with the shape guessed from the last item kept as text).
+    mutating func decode(_ slot: Int32) -> JSONObject? {
         table.decode(slot, shape: &shape)
     }
 }

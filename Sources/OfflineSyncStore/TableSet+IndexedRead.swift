@@ -63,6 +63,20 @@ extension TableSet {
 
     /// Answers a validated `query` from the indexes when a plan serves it; nil when a scan must.
     func indexedRead(_ query: Query, table: ItemTable) -> QueryResult? {
+        guard let (page, found) = indexedPage(query, table: table) else { return nil }
+        var reader = found
+        var items = page.compactMap { entry in entry.item ?? reader.decode(entry.slot) }
+        if let select = query.select {
+            let fields = Set(select + ["id"])
+            items = items.map { item in item.filter { fields.contains($0.key) } }
+        }
+        return QueryResult(items: items, totalCount: query.includeTotalCount ? reader.total : nil)
+    }
+
+    /// The page of a validated `query` read from the indexes when a plan serves it (each slot with its item when
+    /// testing it decoded it), and the reader that read it (its total, its decoding of the other items); nil when a
+    /// scan must answer.
+    func indexedPage(_ query: Query, table: ItemTable) -> (page: [(slot: Int32, item: JSONObject?)], reader: MatchReader)? {
         let list = foldedIndexes(of: query.table)
         guard case .success(let plan) = IndexPlanner.choose(query, among: list) else { return nil }
         let walked = plan.walked, index = list[walked.index]
@@ -82,12 +96,8 @@ extension TableSet {
         }
         var reader = MatchReader(table: table, query: query, residual: plan.residual,
                                  candidateCount: filters.isEmpty && plan.entryResidual == nil ? walked.entryCount : nil)
-        var page = plan.isOrdered ? reader.inOrder(candidates) : reader.sorted(candidates)
-        if let select = query.select {
-            let fields = Set(select + ["id"])
-            page = page.map { item in item.filter { fields.contains($0.key) } }
-        }
-        return QueryResult(items: page, totalCount: query.includeTotalCount ? reader.total : nil)
+        let page = plan.isOrdered ? reader.inOrder(candidates) : reader.sorted(candidates).map { (slot: $0, item: JSONObject?.none) }
+        return (page, reader)
     }
 
     /// The indexes of `table`, each folded (``TableIndex/fold()``): as held when ``foldIndexes(of:)`` ran since the

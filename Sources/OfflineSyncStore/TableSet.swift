@@ -21,9 +21,6 @@ public struct TableSet: Sendable {
     /// How many items `table` holds.
     public func count(table: String) -> Int { tables[table]?.count ?? 0 }
 
-    /// How many indexes `table` keeps.
-    package func indexCount(table: String) -> Int { indexes[table]?.count ?? 0 }
-
     /// How many items all the tables hold together.
     package var itemCount: Int { tables.values.reduce(0) { $0 + $1.count } }
 
@@ -74,22 +71,20 @@ public struct TableSet: Sendable {
         try StoreChange.validate(changes)
     }
 
-    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step. An upsert of
-    /// many items into a table with indexes has its new index entries built on a thread of their own meanwhile
-    /// (`AddedIndexEntries`); the calling thread waits for them, briefly, before it returns.
+    /// Applies a batch that ``validate(_:)`` accepted; it cannot fail. Indexes follow in the same step.
     public mutating func apply(_ changes: [StoreChange]) {
         var notRecording: BatchReversal?
         apply(changes, recording: &notRecording)
     }
 
-    /// Starts building aside (``AddedIndexEntries``) the index entries of the large upserts of `changes`, by the
-    /// change's position in the batch, for ``apply(_:packed:recording:entriesAside:)``.
-    package func startIndexEntries(for changes: [StoreChange]) -> [Int: AddedIndexEntries] {
-        var aside: [Int: AddedIndexEntries] = [:]
+    /// The large upserts of `changes` whose index entries are worth building aside (``AddedIndexEntries``), by the
+    /// change's position in the batch: the fields of each index of its table, in the table's order.
+    package func indexFieldsAside(for changes: [StoreChange]) -> [Int: [[String]]] {
+        var aside: [Int: [[String]]] = [:]
         for (position, change) in changes.enumerated() {
             guard case .upsert(let name, let items) = change, items.count >= AddedIndexEntries.minimumItems,
                   let list = indexes[name] else { continue }
-            aside[position] = AddedIndexEntries(items: items, fields: list.map(\.definition.fields))
+            aside[position] = list.map(\.definition.fields)
         }
         return aside
     }
@@ -97,15 +92,13 @@ public struct TableSet: Sendable {
     /// ``apply(_:)``, keeping the packed form of the upserted items that `packed` holds (the journal packed them as
     /// it wrote the batch), and noting in `reversal`, when there is one, what each change replaced or removed, so
     /// that ``revert(_:)`` can take the batch back. A `deleteAll` cannot be taken back so: it sets `reversal` to nil.
-    /// `entriesAside`, when given, is what ``startIndexEntries(for:)`` returned for `changes` (with no index defined
-    /// since): the caller started it early, so that the entries are built while it encodes the batch.
+    /// `entriesAside` holds, by the change's position, the index entries built for the upserts that
+    /// ``indexFieldsAside(for:)`` named; entries built for indexes the table no longer has are not used.
     package mutating func apply(_ changes: [StoreChange], packed: PackedItems = PackedItems(), recording reversal: inout BatchReversal?,
-                        entriesAside: [Int: AddedIndexEntries]? = nil) {
+                                entriesAside: [Int: AddedIndexEntries] = [:]) {
         let recording = reversal != nil
         var ordinal = 0
         var touched: [String: IndexedChanges] = [:]
-        // The entries that large upserts add to indexes are built on another thread meanwhile.
-        let aside = entriesAside ?? startIndexEntries(for: changes)
         for (position, change) in changes.enumerated() {
             let name = change.table
             let tracks = indexes[name] != nil
@@ -113,7 +106,9 @@ public struct TableSet: Sendable {
             case .upsert(_, let items):
                 var table = tables.removeValue(forKey: name) ?? ItemTable()
                 var indexed = tracks ? touched.removeValue(forKey: name) ?? IndexedChanges() : nil
-                let builder = aside[position]
+                let builder = entriesAside[position].flatMap { aside in
+                    aside.fields == indexes[name]?.map(\.definition.fields) ? aside : nil
+                }
                 var slots = [Int32?](repeating: nil, count: builder == nil ? 0 : items.count)
                 for (number, item) in items.enumerated() {
                     defer { ordinal += 1 }

@@ -5,6 +5,13 @@ import Foundation
 #endif
 
 extension JSONNodeDecoder {
+    /// Whether ``directValue(_:from:at:)`` reads `type` itself rather than through the type's `init(from:)`.
+    static func readsDirectly(_ type: Any.Type) -> Bool {
+        type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == Int64.self
+            || type == [String].self || type == Date.self || type == JSONValue.self || type == Data.self
+            || type == URL.self || type == Decimal.self
+    }
+
     /// `value` as `Value` when `Value` is a type this decoder reads itself rather than through the type's
     /// `init(from:)`; nil for any other type.
     ///

@@ -37,6 +37,9 @@ import Foundation
 /// Progress of push and pull: ``progressUpdates(bufferingNewest:)``.
 public actor SyncContext {
     let dataSource: any SyncContextDataSource
+    /// The data source, when it decodes models where it holds its items (``ModelDecodingDataSource``): the typed
+    /// tables' reads go through it.
+    let modelDecodingSource: (any ModelDecodingDataSource)?
     let remote: any SyncRemote
     let conflictHandler: (any ConflictHandler)?
     /// The declared references between tables, which a push keeps in order (see ``TableRelation``).
@@ -84,6 +87,7 @@ public actor SyncContext {
     public init(dataSource: any SyncContextDataSource, remote: any SyncRemote,
                 conflictHandler: (any ConflictHandler)? = nil, relations: [TableRelation]) {
         self.dataSource = dataSource
+        self.modelDecodingSource = dataSource as? any ModelDecodingDataSource
         self.remote = remote
         self.conflictHandler = conflictHandler
         self.relations = relations

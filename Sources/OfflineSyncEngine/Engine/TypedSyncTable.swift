@@ -56,14 +56,24 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
         try await table.context.delete(try coding.item(from: model), table: name, model: ModelFields(Model.self, coding: coding))
     }
 
-    /// The local model with `id`, or nil.
+    /// The local model with `id`, or nil. A store that holds its items packed (``JournalDataSource``,
+    /// ``InMemoryDataSource``) decodes the model straight from the packed item, building no dictionary on the way.
     public func read(id: String) async throws -> Model? {
-        try await table.read(id: id).map { try coding.model(Model.self, from: $0) }
+        guard let store = table.context.modelDecodingSource else {
+            return try await table.read(id: id).map { try coding.model(Model.self, from: $0) }
+        }
+        try SyncContext.validateTable(name)
+        return try await coding.model(Model.self, id: id, in: store)
     }
 
     /// The local models matching `query`.
     public func read(_ query: Query) async throws -> [Model] {
-        try await table.read(query).items.map { try coding.model(Model.self, from: $0) }
+        guard let store = table.context.modelDecodingSource else {
+            return try await table.read(query).items.map { try coding.model(Model.self, from: $0) }
+        }
+        try SyncContext.validateTable(name)
+        guard query.table == name else { throw SyncError.queryTableMismatch(table: name, queryTable: query.table) }
+        return try await coding.models(Model.self, query, in: store)
     }
 
     /// The local models matching `filter` (all of them for nil), in `orderBy` order.

@@ -16,6 +16,8 @@ struct BenchOptions: Sendable, Equatable {
         case reads
         /// W3 to fill a store, then W5 and the query shapes beside it alone: for profiling and comparing queries.
         case queries
+        /// W3 to fill a store, then W5, W5t, W6, W6t and W1t alone: the typed figures beside their untyped ones.
+        case typed
         /// W3 to fill a store, then O1 and U1 alone: for comparing local writes through the engine.
         case writes
         /// A1 alone: attachment files up and down over the loopback interface at 50 ms a request.
@@ -41,7 +43,7 @@ struct BenchOptions: Sendable, Equatable {
 
     static let usage = """
         usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep]
-                            [--suite store|sync|json|open|reads|queries|writes|attachments|encryption]
+                            [--suite store|sync|json|open|reads|queries|typed|writes|attachments|encryption]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -49,11 +51,12 @@ struct BenchOptions: Sendable, Equatable {
                           queries and W6 100,000 reads
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
-          --suite NAME    store (default): D0, W1-W8, then O1 (observed writes), U1 (local updates), S1-S4 (sync),
+          --suite NAME    store (default): D0, W1-W8 with W1t, W5t, W6t, then O1 (observed writes), U1 (local updates), S1-S4 (sync),
                           A1 (attachments); sync: S1-S4 and A1 alone (S3, S4, A1 at 50 ms a request); json: J1, J2;
                           open: W3 to fill the store, then W4, W8 and W7 alone;
                           reads: W3 to fill the store, then W6 and W7 alone;
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone;
+                          typed: W3 to fill the store, then W5, W5t, W6, W6t (typed reads) and W1t (typed inserts);
                           writes: W3 to fill the store, then O1 and U1 alone;
                           attachments: A1 alone (200 files of 256 KiB up, then down, 8 at once);
                           encryption: W1, W3, W4, W5, W6 on a plaintext store, then on an encrypted one
@@ -88,7 +91,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries, writes, attachments or encryption")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries, typed, writes, attachments or encryption")
                 }
                 options.suite = suite
             case "--write-thread":

@@ -59,6 +59,7 @@ struct BenchRunner {
         case .open: try await runOpenSuite()
         case .reads: try await runReadsSuite()
         case .queries: try await runQueriesSuite()
+        case .typed: try await runTypedSuite()
         case .writes:
             let (directory, _) = try await runBulkImport()
             try await runObservedWrites(directory)
@@ -67,11 +68,12 @@ struct BenchRunner {
         report.finish()
     }
 
-    /// D0 and W1 to W8, in the store benchmark's order, (the query shapes beside W5 after W6), then O1 (observed writes),
-    /// U1 (local updates), the sync workloads S1 to S4 and A1 (attachments).
+    /// D0 and W1 to W8, in the store benchmark's order (W1t after W1, W5t and W6t after W6 on W6's store, the query
+    /// shapes beside W5 after them), then O1 (observed writes), U1 (local updates), the sync workloads S1 to S4 and A1
+    /// (attachments).
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 17
+        let total = 20
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -82,6 +84,8 @@ struct BenchRunner {
         try runDiskReference()
         step("W1 durable single writes")
         try await runSingleWrites()
+        step("W1t typed inserts")
+        try await runTypedInserts()
         step("W2 group commit")
         try await runGroupCommit()
         step("W3 bulk import")
@@ -95,6 +99,10 @@ struct BenchRunner {
         try await runQuery(store, records)
         step("W6 point reads")
         try await runPointReads(store, records)
+        step("W6t typed point reads")
+        try await runTypedPointReads(store, records)
+        step("W5t typed query")
+        try await runTypedQuery(store, records)
         try await store.close()
         step("W5 query shapes")
         try await runQueryShapes(directory, records)
@@ -138,6 +146,18 @@ struct BenchRunner {
     func runQueriesSuite() async throws {
         let (directory, records) = try await runBulkImportOpening("W5 and the query shapes") { try await runQuery($0, $1) }
         try await runQueryShapes(directory, records)
+    }
+
+    /// W3 to fill a store, then on it W5, W5t, W6 and W6t, then W1t: the typed figures beside their untyped ones,
+    /// without the rest of the store suite.
+    func runTypedSuite() async throws {
+        _ = try await runBulkImportOpening("W5, W5t, W6, W6t and W1t") { store, records in
+            try await runQuery(store, records)
+            try await runTypedQuery(store, records)
+            try await runPointReads(store, records)
+            try await runTypedPointReads(store, records)
+        }
+        try await runTypedInserts()
     }
 
     /// W3, then `workload` on its store opened again (and closed after it); logs that the suite runs `workloads`.
@@ -188,7 +208,7 @@ struct BenchRunner {
         if ownsRoot {
             try? FileManager.default.removeItem(at: root)
         } else {
-            for name in ["d0", "w1", "w2", "w3", "s1", "s2", "s3", "s4"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
+            for name in ["d0", "w1", "w1t", "w1u", "w2", "w3", "s1", "s2", "s3", "s4"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
         }
     }
 }

@@ -24,6 +24,8 @@ struct BenchRunTests {
         "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms", "u1_update_us": "us",
         "w5_day_range_us": "us", "w5_priority_newest_us": "us", "w5_newest_us": "us", "w5_last_week_us": "us",
         "w5_deep_page_us": "us", "w5_count_us": "us", "w5_two_equalities_us": "us",
+        "w6t_reads_per_s": "reads/s", "w6t_ratio": "x", "w5t_query_us": "us", "w5t_ratio": "x",
+        "w1t_inserts_per_s": "inserts/s", "w1t_untyped_inserts_per_s": "inserts/s", "w1t_ratio": "x",
     ]
 
     private func run(_ arguments: [String], factory: any BenchStoreFactory) async throws -> [String] {
@@ -53,7 +55,7 @@ struct BenchRunTests {
         let summary = try #require(lines.last)
         guard case .object(let all) = try JSONValue(parsing: summary) else { Issue.record("no summary"); return }
         #expect(Set(all.keys) == Set(Self.expectedMetrics.keys))
-        let workloadDirectories = ["d0", "w1", "w2", "w3", "s1", "s2", "s3", "s4"].filter {
+        let workloadDirectories = ["d0", "w1", "w1t", "w1u", "w2", "w3", "s1", "s2", "s3", "s4"].filter {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
         }
         #expect(workloadDirectories.isEmpty)
@@ -75,6 +77,13 @@ struct BenchRunTests {
         let expected = Set(Self.expectedMetrics.keys.filter { $0.hasPrefix("w3_") || $0.hasPrefix("w5_") })
         #expect(expected.count > 3)
         #expect(metrics == expected)
+    }
+
+    @Test func typedSuiteReportsEachTypedFigureBesideItsUntypedOneAndTheirRatio() async throws {
+        let metrics = try await summaryMetrics(suite: "typed")
+        let typed = Set(Self.expectedMetrics.keys.filter { ["w1t", "w5t", "w6t"].contains(String($0.prefix(3))) })
+        #expect(typed.count == 7)
+        #expect(metrics == typed.union(["w3_records_per_s", "w5_query_us", "w5_query_p99_us", "w6_reads_per_s"]))
     }
 
     @Test func openSuiteReportsW3W4W8AndW7Only() async throws {

@@ -122,4 +122,38 @@ struct ApplyWhileWritingTests {
         #expect(await store.statistics().tables["T"] == 2_006)
         try await store.close()
     }
+
+    /// Whether a task has finished, for a test to look at while it cannot yet await it.
+    private actor Finished {
+        var isSet = false
+        func set() { isSet = true }
+    }
+
+    @Test(arguments: [false, true])
+    func noCallSeesABatchAppliedWhileItsRecordIsBeingWritten(writeFails: Bool) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (store, fileSystem, before) = try await Self.openSeeded(directory)
+        if writeFails { fileSystem.fail(.write, errno: 5, pathContains: "journal") }
+        let applied = Task<Void, any Error> {
+            try await withCheckedThrowingContinuation { (entered: CheckedContinuation<Void, any Error>) in
+                fileSystem.closeGate(pathContains: "journal") { entered.resume() }
+                Task { try? await store.apply(Self.mixedBatch) }
+            }
+        }
+        try await applied.value
+        let finished = Finished()
+        let seen = Task {
+            defer { Task { await finished.set() } }
+            return (try await Self.visible(store), try await store.tableNames(), await store.statistics().lastSequence)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await !finished.isSet, "a read answered while the batch's record was still being written")
+        fileSystem.openGate()
+        let (visible, names, lastSequence) = try await seen.value
+        #expect((visible == before) == writeFails)
+        #expect(names == ["T"])
+        #expect(lastSequence == (writeFails ? 1 : 2))
+        try await store.close()
+    }
 }

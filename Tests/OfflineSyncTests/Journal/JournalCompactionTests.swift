@@ -350,6 +350,34 @@ struct JournalCompactionTests {
         try await reopened.close()
     }
 
+    /// Steps 1 and 2 (the new journal and the manifest naming it) run away from the actor: reads answer while the new
+    /// journal's header is held, and an apply made meanwhile waits and lands in the new journal.
+    @Test(.timeLimit(.minutes(1)), arguments: [Durability.always, .grouped])
+    func readsAnswerWhileACompactionStartsItsNewJournal(durability: Durability) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
+        for n in 1...3 { try await store.apply(Sample.batch(n)) }
+        let compaction = Task {
+            await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
+                fileSystem.closeGate(pathContains: "journal.2") { entered.resume() }
+                Task { try await store.compact() }
+            }
+        }
+        await compaction.value
+        #expect(try await Sample.holds(store, batch: 3))
+        let applied = Task { try await store.apply(Sample.batch(4)) }
+        #expect(try await !Sample.holds(store, batch: 4), "an apply written while the journals switch")
+        fileSystem.openGate()
+        try await applied.value
+        try await store.close()
+        let reopened = try await JournalDataSource.open(directory.storePath)
+        for n in 1...4 { #expect(try await Sample.holds(reopened, batch: n)) }
+        #expect(await reopened.statistics().journalRecords == 1)
+        try await reopened.close()
+    }
+
     @Test func crashAtEveryStepOfCreatingAStoreOpensEmpty() async throws {
         for crashPoint in 0..<12 {
             let directory = TemporaryDirectory()
