@@ -22,6 +22,8 @@ struct BenchOptions: Sendable, Equatable {
         case writes
         /// A1 alone: attachment files up and down over the loopback interface at 50 ms a request.
         case attachments
+        /// W1, W3, W4, W5 and W6 on a plaintext store, then on an encrypted one, and C1, the cipher's throughput.
+        case encryption
     }
 
     /// Print JSON lines (the format compare.sh reads) instead of text.
@@ -40,7 +42,8 @@ struct BenchOptions: Sendable, Equatable {
     var writeThread = JournalWriteThread.shared
 
     static let usage = """
-        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep] [--suite store|sync|json|open|reads|queries|typed|writes|attachments]
+        usage: offline-sync bench [--json] [--quick] [--scale K] [--dir PATH] [--keep]
+                            [--suite store|sync|json|open|reads|queries|typed|writes|attachments|encryption]
                             [--write-thread shared|dedicated]
           --json          one JSON object per metric on stdout, then one with every metric (for compare.sh)
           --quick         10x smaller sizes: a smoke run, not for quoting
@@ -55,7 +58,9 @@ struct BenchOptions: Sendable, Equatable {
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone;
                           typed: W3 to fill the store, then W5, W5t, W6, W6t (typed reads) and W1t (typed inserts);
                           writes: W3 to fill the store, then O1 and U1 alone;
-                          attachments: A1 alone (200 files of 256 KiB up, then down, 8 at once)
+                          attachments: A1 alone (200 files of 256 KiB up, then down, 8 at once);
+                          encryption: W1, W3, W4, W5, W6 on a plaintext store, then on an encrypted one
+                          (metrics suffixed _encrypted), and C1, the cipher's MB/s
           --write-thread  where the journal store writes and syncs: shared (default: Swift's shared pool) or
                           dedicated (a thread of the store's own)
         """
@@ -86,7 +91,7 @@ struct BenchOptions: Sendable, Equatable {
             case "--suite":
                 let name = try value(for: argument)
                 guard let suite = Suite(rawValue: name) else {
-                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries, typed, writes or attachments")
+                    throw BenchUsageError(message: "unknown suite '\(name)'; use store, sync, json, open, reads, queries, typed, writes, attachments or encryption")
                 }
                 options.suite = suite
             case "--write-thread":

@@ -28,6 +28,9 @@ final class BenchReport {
     private(set) var metrics: [BenchMetric] = []
     private let json: Bool
     private let output: (String) -> Void
+    /// Appended to every metric name recorded meanwhile (`_encrypted` while the encryption suite measures its
+    /// encrypted store), so that the same workload on two stores gives two figures.
+    var nameSuffix = ""
 
     /// A report that hands each line to `output` (standard output in the command).
     init(json: Bool, output: @escaping (String) -> Void) {
@@ -39,7 +42,7 @@ final class BenchReport {
     /// - Throws: ``BenchFailure/notFinite(metric:)`` for NaN or infinity, which JSON cannot carry.
     func record(_ workload: String, _ name: String, _ value: Double, _ unit: String) throws(BenchFailure) {
         guard value.isFinite else { throw BenchFailure.notFinite(metric: name) }
-        let metric = BenchMetric(workload: workload, name: name, value: value, unit: unit)
+        let metric = BenchMetric(workload: workload, name: name + nameSuffix, value: value, unit: unit)
         metrics.append(metric)
         output(json ? metric.jsonLine : metric.textLine)
     }

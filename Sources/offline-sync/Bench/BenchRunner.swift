@@ -7,7 +7,7 @@ import OfflineSyncTesting
 struct BenchRunner {
     let options: BenchOptions
     let sizes: BenchSizes
-    let factory: any BenchStoreFactory
+    var factory: any BenchStoreFactory
     let report: BenchReport
     let memoryProbe: any MemoryProbe
     /// Progress and diagnostics (standard error in the command).
@@ -54,6 +54,7 @@ struct BenchRunner {
             try await runNetworkPull()
             try await runAttachments()
         case .attachments: try await runAttachments()
+        case .encryption: try await runEncryptionSuite()
         case .json: try runJSONSuite()
         case .open: try await runOpenSuite()
         case .reads: try await runReadsSuite()

@@ -16,7 +16,7 @@ enum KeyFile {
 
     /// The cipher of the key file that `--key-file` names, or nil without the option.
     /// - Throws: ``CommandFailure`` when the file cannot be read or holds no 32-byte key.
-    static func cipher(_ arguments: ParsedArguments) throws -> ChaChaPolyCipher? {
+    static func cipher(_ arguments: ParsedArguments) throws -> (any StoreCipher)? {
         guard let path = arguments.value(option.name) else { return nil }
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw CommandFailure("cannot read the key file \(path)")

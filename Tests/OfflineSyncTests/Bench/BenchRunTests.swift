@@ -93,6 +93,13 @@ struct BenchRunTests {
         #expect(metrics == expected)
     }
 
+    @Test func encryptionSuiteReportsW1W3W4W5W6OnBothStoresAndTheCiphersThroughput() async throws {
+        let metrics = try await summaryMetrics(suite: "encryption")
+        let plain: Set<String> = ["w1_writes_per_s", "w1_commit_p50_us", "w1_commit_p99_us", "w3_records_per_s", "w4_open_ms",
+                                  "w5_query_us", "w5_query_p99_us", "w6_reads_per_s"]
+        #expect(metrics == plain.union(plain.map { $0 + "_encrypted" }).union(["c1_seal_mb_per_s", "c1_open_mb_per_s"]))
+    }
+
     /// The metric names in the summary line of a quick JSON run of the journal store's `suite`.
     private func summaryMetrics(suite: String) async throws -> Set<String> {
         let lines = try await run(["--quick", "--json", "--suite", suite], factory: BenchCommand.storeFactory(BenchOptions()))
