@@ -12,7 +12,8 @@ extension JournalDataSource {
     /// 4. switch the manifest to {snapshot g+1, journals g+1};
     /// 5. delete the files of the older generations.
     /// Every step's file work runs away from the actor, on a thread of the store's own (a ``BlockingFileWork``, never
-    /// one of Swift's shared threads); applies wait during steps 1 and 2 only. A failure before step 4 leaves the store as it was, still usable.
+    /// one of Swift's shared threads); applies wait during steps 1 and 2 only. A failure before step 4 leaves the
+    /// store as it was, still usable.
     /// - Throws: ``JournalError``.
     public func compact() async throws {
         try await compact(closing: false)

@@ -87,8 +87,9 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// Suspends while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``):
-    /// every call that reads the tables or writes the journal waits here first.
+    /// Suspends while a large batch applied to the tables is being written
+    /// (``appendApplying(_:sync:changes:packed:entriesAside:)``): every call that reads the tables or writes the
+    /// journal waits here first.
     func waitWhileABatchIsBeingWritten() async {
         while batchBeingWritten { await waitUntilIdle() }
     }

@@ -60,8 +60,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     /// on a thread of the store's own under ``JournalWriteThread/dedicated``.
     let writes: BlockingFileWork
     /// Where the store's file work other than the journal's appends runs, on a thread of its own: the open's reads
-    /// (but the snapshot's blocks), and a compaction's or a rekey's files (the new journal, the snapshot written while applies go on, the manifests,
-    /// the old files' removal).
+    /// (but the snapshot's blocks), and a compaction's or a rekey's files (the new journal, the snapshot written
+    /// while applies go on, the manifests, the old files' removal).
     let maintenance: BlockingFileWork
     var isCompacting = false
     /// Set while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
