@@ -11,7 +11,7 @@ extension JournalDataSource {
     ///    (applies continue meanwhile);
     /// 4. switch the manifest to {snapshot g+1, journals g+1};
     /// 5. delete the files of the older generations.
-    /// Every step's file work runs away from the actor, on a thread of the store's own (a ``BlockingFileWork``, never
+    /// Every step's file work runs away from the actor, on a thread of the store's own (never
     /// one of Swift's shared threads); applies wait during steps 1 and 2 only. A failure before step 4 leaves the
     /// store as it was, still usable.
     /// - Throws: ``JournalError``.
