@@ -32,15 +32,25 @@ public struct ChaChaPolyCipher: StoreCipher, Sendable {
 
     /// Names the key (never the key itself), so that a store can say which key it needs.
     public let keyIdentifier: String
-    /// The key as eight little-endian words.
-    private let key: SIMD8<UInt32>
+    /// The key as eight little-endian words, in plain integers rather than a `SIMD8<UInt32>`: LLVM gives a 32-byte
+    /// vector an alignment of 32, and Swift 6.3's debug (-Onone) builds then lay out the async frame of a function
+    /// that keeps a cipher across an `await` 16 bytes larger than the context they allocate for it, so the function
+    /// wrote past its context and corrupted the heap. Integers need no more than 8-byte alignment; ``key`` builds
+    /// the vector inside the synchronous `seal` and `open` only.
+    private let keyWords: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
+    /// The key as eight little-endian words, for ChaCha20.
+    private var key: SIMD8<UInt32> {
+        SIMD8(keyWords.0, keyWords.1, keyWords.2, keyWords.3, keyWords.4, keyWords.5, keyWords.6, keyWords.7)
+    }
 
     /// A cipher for the 32-byte `key`; `keyIdentifier` is the caller's name for it, stored as given.
     ///
     /// Throws ``CipherError/wrongKeyLength(actual:)`` for a key of another length.
     public init(key: [UInt8], keyIdentifier: String) throws {
         guard key.count == 32 else { throw CipherError.wrongKeyLength(actual: key.count) }
-        self.key = ChaCha20.words(key)
+        let words = ChaCha20.words(key)
+        keyWords = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
         self.keyIdentifier = keyIdentifier
     }
 
