@@ -352,7 +352,7 @@ struct JournalCompactionTests {
 
     /// Steps 1 and 2 (the new journal and the manifest naming it) run away from the actor: reads answer while the new
     /// journal's header is held, and an apply made meanwhile waits and lands in the new journal.
-    @Test(.timeLimit(.minutes(1)), arguments: [Durability.always, .grouped])
+    @Test(.timeLimit(.minutes(1)), arguments: [Durability.always])
     func readsAnswerWhileACompactionStartsItsNewJournal(durability: Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
