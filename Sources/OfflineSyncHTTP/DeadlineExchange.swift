@@ -14,6 +14,10 @@ import FoundationNetworking
 /// holds that task's status lock, and the work queue, finishing the same transfer, waits for that lock to resume
 /// the task: a deadlock seen in the test suite when a deadline and an answer arrived together. The data task is
 /// cancelled on a global queue, with no lock held.
+///
+/// The deadline is a dispatch timer, not a sleeping task: a task's sleep ends only when the cooperative pool has a
+/// thread free, and a process whose pool is busy (its two threads on a two-core machine) would let a slow answer
+/// arrive whole long after the deadline.
 enum DeadlineExchange {
     static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration) async throws -> (Data, URLResponse) {
         let outcome = FirstOutcome()
@@ -29,14 +33,8 @@ enum DeadlineExchange {
                         outcome.finish(.failure(URLError(.badServerResponse)))
                     }
                 }
-                let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    outcome.finish(.failure(URLError(.timedOut)))
-                }
-                outcome.whenFinished {
-                    timer.cancel()
-                    DispatchQueue.global().async { exchange.cancel() }
-                }
+                outcome.whenFinished { DispatchQueue.global().async { exchange.cancel() } }
+                outcome.finish(.failure(URLError(.timedOut)), after: timeout)
                 exchange.resume()
             }
         } onCancel: {
@@ -53,6 +51,7 @@ private final class FirstOutcome: @unchecked Sendable {
     private var early: Result<(Data, URLResponse), any Error>?
     private var isFinished = false
     private var cleanup: (@Sendable () -> Void)?
+    private var deadline: DispatchWorkItem?
 
     /// Registers the continuation; resumes it at once if an outcome came first (a cancellation before the start).
     func wait(with continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
@@ -82,10 +81,25 @@ private final class FirstOutcome: @unchecked Sendable {
             let waiting = continuation
             continuation = nil
             if waiting == nil { early = result }
+            deadline?.cancel()
+            deadline = nil
             defer { cleanup = nil }
             return (waiting, cleanup)
         }
         waiting?.resume(with: result)
         body?()
+    }
+
+    /// Delivers `result` after `delay` unless an outcome came first, on a dispatch timer (cancelled by that outcome).
+    func finish(_ result: Result<(Data, URLResponse), any Error>, after delay: Duration) {
+        let timer = DispatchWorkItem { [self] in finish(result) }
+        let armed: Bool = lock.withLock {
+            guard !isFinished else { return false }
+            deadline = timer
+            return true
+        }
+        guard armed else { return }
+        let (seconds, attoseconds) = delay.components
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: timer)
     }
 }

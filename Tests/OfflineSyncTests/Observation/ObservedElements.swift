@@ -66,13 +66,19 @@ actor ObservedElements<Element: Sendable> {
         }
     }
 
-    /// Resumes the waiter `key` with false once `silence` passed since the last element arrived (or it started).
+    /// Resumes the waiter `key` with false once `silence` passed since the last element arrived (or it started),
+    /// counting only time in which the process ran: a sleep that ends more than a second late means the suite held
+    /// every thread of the pool meanwhile (the producers too), so the silence starts again from the wake-up.
     private func timeOut(_ key: Int, afterSilence silence: Duration) async {
-        var deadline = ContinuousClock.now + silence
+        var quietSince = ContinuousClock.now
+        var deadline = quietSince + silence
         while waiters[key] != nil {
             try? await Task.sleep(until: deadline)
-            let next = lastArrival + silence
-            if next <= .now || Task.isCancelled { break }
+            if Task.isCancelled { break }
+            let now = ContinuousClock.now
+            if now - deadline > .seconds(1) { quietSince = now }
+            let next = max(lastArrival, quietSince) + silence
+            if next <= now { break }
             deadline = next
         }
         waiters.removeValue(forKey: key)?.continuation.resume(returning: false)
