@@ -130,7 +130,7 @@ extension SnapshotSource {
             throw JournalError.invalidSnapshot(file: path, offset: Int64(size), reason: "the sealed snapshot is cut short (its last block is incomplete)")
         }
         let count = (blocks - 1) * blockBytes + lastSealed - overhead
-        return SnapshotSource(count: count) { buffer, offset throws(JournalError) in
+        return SnapshotSource(count: count, isAuthenticated: true) { buffer, offset throws(JournalError) in
             var done = 0
             while done < buffer.count {
                 let position = offset + done

@@ -37,10 +37,13 @@ struct SnapshotLayout {
         } else {
             checksum = try scan(source, 0..<trailerStart, block: blocks.0) { scanner.scan($0, at: $1) }
         }
-        guard checksum == stored else {
-            throw SnapshotReader.invalid(path, trailerStart, "checksum mismatch (stored \(LineFraming.hex(stored)), computed \(LineFraming.hex(checksum)))")
-        }
+        guard checksum == stored else { throw mismatch(path, at: trailerStart, stored: stored, computed: checksum) }
         return try scanner.layout(trailerStart: trailerStart)
+    }
+
+    /// The error for a checksum that does not match the trailer's.
+    static func mismatch(_ path: String, at trailerStart: Int, stored: UInt32, computed: UInt32) -> JournalError {
+        SnapshotReader.invalid(path, trailerStart, "checksum mismatch (stored \(LineFraming.hex(stored)), computed \(LineFraming.hex(computed)))")
     }
 
     /// Files at least this large (before the trailer) are checked in two halves at once.

@@ -16,7 +16,8 @@ struct SnapshotLineScanner {
     private var currentName: String?
     private var currentCount = 0
     private var items = 0
-    private var fault: JournalError?
+    /// The first fault found in the lines.
+    private(set) var fault: JournalError?
     /// Whether this scanner started inside a table it does not know the name of, and that table is still open.
     private var isInResumedTable = false
     /// Whether that table was closed: then it is the first of `tables`, with an empty name.

@@ -22,39 +22,79 @@ enum SnapshotReader {
     /// on two cores for a large file). A second parses the items, checking every line as the JSON reader checks a
     /// document, and stores each packed (``ItemTable/load(packed:key:hash:held:)``); only the id and the indexed
     /// values are decoded. The lines of a block are parsed on every core while those of the block before are stored
-    /// in the tables (which is sequential), so two blocks are read in turn.
+    /// in the tables (which is sequential), so two blocks are read in turn. A sealed snapshot, whose every read is
+    /// authenticated, is read once: the first pass's checks are made on the blocks as they are parsed
+    /// (``SnapshotStreamCheck``), and the tables built are dropped when a check fails.
     /// - Throws: ``JournalError/invalidSnapshot(file:offset:reason:)`` or ``JournalError/unsupportedFormat(file:version:)``.
     static func read(_ source: SnapshotSource, path: String, indexes: [IndexDefinition] = []) async throws(JournalError) -> SnapshotContents {
         let blocks = [SnapshotBlock(capacity: SnapshotSource.blockBytes), SnapshotBlock(capacity: SnapshotSource.blockBytes)]
-        let layout = try await SnapshotLayout.check(source, path: path, blocks: (blocks[0], blocks[1]))
-        var contents = layout.contents
-        do { try contents.tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
+        var stream: SnapshotStreamCheck?
+        var layout: SnapshotLayout?
+        if source.isAuthenticated {
+            stream = try SnapshotStreamCheck(source, path: path)
+        } else {
+            layout = try await SnapshotLayout.check(source, path: path, blocks: (blocks[0], blocks[1]))
+        }
+        let trailerStart = stream?.trailerStart ?? layout?.trailerStart ?? 0
+        // In one pass, the header's figures replace these once the first block is checked.
+        var contents = layout?.contents ?? SnapshotContents(generation: 0, lastSequence: 0, itemCount: 0)
         var splitter = LineRuns()
         var parsing: [ParsingRun] = []
         defer { for run in parsing { run.task.cancel() } }
-        var loader = RunLoader(path: path, layout: layout)
-        var offset = 0, turn = 0
-        while offset < layout.trailerStart {
-            let block = blocks[turn % 2]
-            turn += 1
-            try source.read(into: block, from: offset, upTo: layout.trailerStart)
-            let runs = block.withUnsafeBytes { splitter.runs(in: $0) }
-            var started: [ParsingRun] = []
-            for run in runs {
-                let name = layout.tables[run.table].name
-                if run.isFirst, let first = run.lines.first {
-                    block.withUnsafeBytes { contents.tables.adoptShape(table: name, learnedFrom: UnsafeRawBufferPointer(rebasing: $0[first])) }
+        var loader = RunLoader(path: path)
+        do throws(JournalError) {
+            if layout != nil { try define(indexes, in: &contents.tables) }
+            var offset = 0, turn = 0
+            while offset < trailerStart {
+                let block = blocks[turn % 2]
+                turn += 1
+                try source.read(into: block, from: offset, upTo: trailerStart)
+                if stream != nil {
+                    try stream?.take(block, at: offset)
+                    if offset == 0 {
+                        guard let header = stream?.header else { throw invalid(path, 0, "no header line") }
+                        contents = header
+                        try define(indexes, in: &contents.tables)
+                    }
                 }
-                started.append(ParsingRun(run: run, start: offset, task: parse(run.lines, of: block, table: name, tables: contents.tables)))
+                let runs = block.withUnsafeBytes { splitter.runs(in: $0) }
+                var started: [ParsingRun] = []
+                for run in runs {
+                    let name = splitter.names[run.table]
+                    if run.isFirst, let first = run.lines.first {
+                        block.withUnsafeBytes { contents.tables.adoptShape(table: name, learnedFrom: UnsafeRawBufferPointer(rebasing: $0[first])) }
+                    }
+                    let expected = layout?.tables[run.table].count
+                        ?? Self.estimatedCount(of: run, at: offset, before: trailerStart, announced: contents.itemCount)
+                    started.append(ParsingRun(run: run, name: name, expected: expected, start: offset,
+                                              task: parse(run.lines, of: block, table: name, tables: contents.tables)))
+                }
+                // The block before was parsed meanwhile: store it while this one is parsed.
+                for run in parsing { try await loader.store(run, into: &contents.tables) }
+                parsing = started
+                offset += block.count
             }
-            // The block before was parsed meanwhile: store it while this one is parsed.
             for run in parsing { try await loader.store(run, into: &contents.tables) }
-            parsing = started
-            offset += block.count
+            parsing = []
+            if let stream { _ = try stream.layout() }
+        } catch {
+            guard var check = stream else { throw error }
+            throw check.failure(error, source: source)
         }
-        for run in parsing { try await loader.store(run, into: &contents.tables) }
-        parsing = []
         return contents
+    }
+
+    private static func define(_ indexes: [IndexDefinition], in tables: inout TableSet) throws(JournalError) {
+        do { try tables.defineIndexes(indexes) } catch { throw JournalError.invalidIndex(error) }
+    }
+
+    /// How many items the table of `run` (its first run, read in one pass) likely holds, to reserve room for them:
+    /// exactly its lines when the table ends in the block, otherwise as many lines of their average length as the
+    /// rest of the file holds, at most the header's count.
+    private static func estimatedCount(of run: LineRun, at offset: Int, before trailerStart: Int, announced: Int) -> Int {
+        guard !run.ends, let first = run.lines.first, let last = run.lines.last else { return run.lines.count }
+        let average = max(1, (last.upperBound - first.lowerBound) / run.lines.count)
+        return min(announced, (trailerStart - offset - first.lowerBound) / average + 1)
     }
 
     /// Starts parsing `lines` of `block`, item lines of `table` (whose shape and indexes `tables` holds).
@@ -86,9 +126,12 @@ enum SnapshotReader {
         var ends = false
     }
 
-    /// A run whose lines are being parsed; its lines lie at `start` plus their ranges in the file.
+    /// A run whose lines are being parsed; its lines lie at `start` plus their ranges in the file. `expected` is
+    /// how many items its table holds, known or estimated (room is reserved for them with its first run).
     private struct ParsingRun {
         var run: LineRun
+        var name: String
+        var expected: Int
         var start: Int
         var task: Task<[ParsedLine], Never>
     }
@@ -97,7 +140,8 @@ enum SnapshotReader {
     /// one block to the next.
     private struct LineRuns {
         private var isHeaderRead = false
-        private var tablesSeen = 0
+        /// The names of the tables seen, in file order.
+        private(set) var names: [String] = []
         /// The table whose item lines come, and whether none of them came yet; nil between tables.
         private var open: (table: Int, isFirst: Bool)?
 
@@ -119,8 +163,9 @@ enum SnapshotReader {
                         current?.lines.append(lineStart..<newline)
                     }
                 } else {
-                    current = LineRun(table: tablesSeen, isFirst: true)
-                    tablesSeen += 1
+                    // A table line: checked before (its name is a JSON string).
+                    names.append(SnapshotLayout.tableName(UnsafeRawBufferPointer(rebasing: raw[lineStart..<newline])) ?? "")
+                    current = LineRun(table: names.count - 1, isFirst: true)
                 }
                 lineStart = newline + 1
             }
@@ -137,18 +182,12 @@ enum SnapshotReader {
     /// Stores parsed runs in the tables, in file order.
     private struct RunLoader {
         let path: String
-        let layout: SnapshotLayout
         var replacedAny = false
-
-        init(path: String, layout: SnapshotLayout) {
-            self.path = path
-            self.layout = layout
-        }
 
         mutating func store(_ parsing: ParsingRun, into tables: inout TableSet) async throws(JournalError) {
             let parsed = await parsing.task.value
             let run = parsing.run
-            let name = layout.tables[run.table].name
+            let name = parsing.name
             var loaded: [LoadedItem] = []
             loaded.reserveCapacity(parsed.count)
             for (range, line) in zip(run.lines, parsed) {
@@ -160,7 +199,7 @@ enum SnapshotReader {
             }
             if run.isFirst {
                 replacedAny = false
-                if !run.lines.isEmpty { tables.reserve(table: name, items: layout.tables[run.table].count, sample: loaded.first) }
+                if !run.lines.isEmpty { tables.reserve(table: name, items: parsing.expected, sample: loaded.first) }
             }
             replacedAny = tables.load(loaded, table: name) || replacedAny
             if run.ends { tables.finishLoading(table: name, replacedAny: replacedAny) }

@@ -5,19 +5,25 @@ import OfflineSyncStore
 struct SnapshotSource: Sendable {
     /// The file's length in bytes.
     let count: Int
+    /// Whether every read is authenticated (a sealed snapshot's blocks): a changed byte fails the read, so the file
+    /// is checked as it is parsed, in one pass (``SnapshotStreamCheck``).
+    let isAuthenticated: Bool
     /// Fills the buffer with the bytes from an offset on; returns how many it read. Several tasks may read at once.
     private let readInto: @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int
 
     /// A source of `count` bytes that `readInto` reads (``SnapshotSource/opening(_:path:size:generation:sealing:fileSystem:)``
-    /// decrypts them).
-    init(count: Int, readInto: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int) {
+    /// decrypts them), `isAuthenticated` as ``isAuthenticated`` says.
+    init(count: Int, isAuthenticated: Bool,
+         readInto: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int) throws(JournalError) -> Int) {
         self.count = count
+        self.isAuthenticated = isAuthenticated
         self.readInto = readInto
     }
 
     /// Bytes already in memory.
     init(bytes: [UInt8]) {
         count = bytes.count
+        isAuthenticated = false
         readInto = { buffer, offset throws(JournalError) in
             let length = min(buffer.count, bytes.count - offset)
             bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
@@ -28,6 +34,7 @@ struct SnapshotSource: Sendable {
     /// The file at `path`, open as `file`, `count` bytes long.
     init(file: FileDescriptor, path: String, count: Int, fileSystem: any FileSystem) {
         self.count = count
+        isAuthenticated = false
         readInto = { buffer, offset throws(JournalError) in
             var done = 0
             while done < buffer.count {
