@@ -57,34 +57,43 @@ extension JournalDataSource {
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 
-    /// Appends `buffer` as ``appendInPlace(_:sync:)`` does, but starts the write and sync on the own thread of the
-    /// store's ``BlockingFileWork`` for writes and meanwhile applies `changes` (whose records `buffer` holds, whose
-    /// items `packed` holds as packed while the payload was written, and which hold no `deleteAll`) to the tables on
-    /// the actor: a large batch then pays for the longer of the two instead of both. While the actor waits for the
-    /// write, `batchBeingWritten` holds every other call back (``waitWhileABatchIsBeingWritten()``), so no one sees
-    /// the batch before its record is written; when the write failed, the tables take the batch back
-    /// (``TableSet/revert(_:)``) and the error is thrown: nothing changed. `entriesAside` holds the index entries
-    /// built for `changes` (``PreparedUpserts``).
-    func appendApplying(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
+    /// Appends the record `record` makes as ``appendInPlace(_:sync:)`` does, but makes it (a sealed record is sealed
+    /// there), writes and syncs it on the own thread of the store's ``BlockingFileWork`` for writes, and meanwhile
+    /// applies `changes` (whose records it holds, whose items `packed` holds as packed while the payload was written,
+    /// and which hold no `deleteAll`) to the tables on the actor: a large batch then pays for the longer of the two
+    /// instead of both. While the actor waits for the write, `batchBeingWritten` holds every other call back
+    /// (``waitWhileABatchIsBeingWritten()``), so no one sees the batch before its record is written; when making or
+    /// writing the record failed, the tables take the batch back (``TableSet/revert(_:)``) and the error is thrown:
+    /// nothing changed. `entriesAside` holds the index entries built for `changes` (``PreparedUpserts``).
+    func appendApplying(_ record: @escaping @Sendable () throws(JournalError) -> [UInt8], sync: Bool,
+                        changes: [StoreChange], packed: PackedItems,
                         entriesAside: [Int: AddedIndexEntries]) async throws(JournalError) {
-        let zeros = journalExtent.zeros(afterAppending: buffer.count)
-        let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
+        let (file, extent, fileSystem) = (journal.file, journalExtent, fileSystem)
         batchBeingWritten = true
         defer {
             batchBeingWritten = false
             notifyIdle()
         }
-        let write = writes.start { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) }
+        let write = writes.start { () -> Result<(bytes: Int, zeros: Int, outcome: AppendOutcome), JournalError> in
+            Result { () throws(JournalError) in
+                let buffer = try record()
+                let zeros = extent.zeros(afterAppending: buffer.count)
+                return (buffer.count, zeros, Self.append(buffer, zeros: zeros, to: file, at: extent.end, sync: sync,
+                                                         fileSystem: fileSystem))
+            }
+        }
         var reversal: BatchReversal? = BatchReversal()
         tables.apply(changes, packed: packed, recording: &reversal, entriesAside: entriesAside)
+        let written: (bytes: Int, zeros: Int, outcome: AppendOutcome)
         do {
-            try record(await write.value)
+            written = try await write.value.get()
+            try self.record(written.outcome)
         } catch {
             // The callers pass no `deleteAll`, so a reversal is always there; without one the tables cannot be trusted.
             if let reversal { tables.revert(reversal) } else { failure = error }
             throw error
         }
-        journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
+        journalExtent.appended(written.bytes, zeros: written.zeros, synced: sync)
     }
 
     /// Suspends while a large batch applied to the tables is being written

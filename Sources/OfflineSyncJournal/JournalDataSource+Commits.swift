@@ -49,16 +49,21 @@ extension JournalDataSource {
         if options.writeThread == .shared, !pipeline.groupsBatches, let sealing {
             // As below, the payload sealed into its record.
             await waitForTurnToWrite(holdsTurn: holdsTurn)
-            let sequence = lastSequence + 1
+            let (sequence, generation) = (lastSequence + 1, manifest.generation)
             var payload: [UInt8] = []
             payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
             try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
                                      prepared: prepared.encoded, packing: &packed)
             try checkSize(payloadBytes: payload.count)
-            var buffer: [UInt8] = []
-            try JournalRecord.appendSealedApply(sequence: sequence, generation: manifest.generation, payload: payload,
-                                                sealing: sealing, into: &buffer)
-            try await write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
+            // A large record is sealed where it is written, while the tables take the batch.
+            try await write(bytes: payload.count, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries) {
+                [payload] () throws(JournalError) in
+                var buffer: [UInt8] = []
+                buffer.reserveCapacity(JournalRecord.sealedRecordBytes(payloadBytes: payload.count))
+                try JournalRecord.appendSealedApply(sequence: sequence, generation: generation, payload: payload,
+                                                    sealing: sealing, into: &buffer)
+                return buffer
+            }
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }
@@ -74,7 +79,8 @@ extension JournalDataSource {
                                          prepared: prepared.encoded, packing: &packed)
             }
             try checkSize(payloadBytes: payloadBytes)
-            try await write(buffer, sync: sync, changes: resolved, packed: packed, entriesAside: prepared.entries)
+            try await write(bytes: buffer.count, sync: sync, changes: resolved, packed: packed,
+                            entriesAside: prepared.entries) { [buffer] () throws(JournalError) in buffer }
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
             return
         }
@@ -99,14 +105,16 @@ extension JournalDataSource {
         }
     }
 
-    /// Writes `buffer`, the record of `changes`, in place, then applies them; a large batch without `deleteAll` is
-    /// applied while its record is written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
-    private func write(_ buffer: [UInt8], sync: Bool, changes: [StoreChange], packed: PackedItems,
-                       entriesAside: [Int: AddedIndexEntries]) async throws(JournalError) {
-        if buffer.count >= options.applyWhileWritingBytes, !changes.contains(where: \.isDeleteAll) {
-            try await appendApplying(buffer, sync: sync, changes: changes, packed: packed, entriesAside: entriesAside)
+    /// Writes the record of `changes` that `record` makes (about `bytes` long), in place, then applies them; a large
+    /// batch without `deleteAll` is applied while its record is made and written
+    /// (``appendApplying(_:sync:changes:packed:entriesAside:)``).
+    private func write(bytes: Int, sync: Bool, changes: [StoreChange], packed: PackedItems,
+                       entriesAside: [Int: AddedIndexEntries],
+                       record: @escaping @Sendable () throws(JournalError) -> [UInt8]) async throws(JournalError) {
+        if bytes >= options.applyWhileWritingBytes, !changes.contains(where: \.isDeleteAll) {
+            try await appendApplying(record, sync: sync, changes: changes, packed: packed, entriesAside: entriesAside)
         } else {
-            try appendInPlace(buffer, sync: sync)
+            try appendInPlace(try record(), sync: sync)
             var notRecording: BatchReversal?
             tables.apply(changes, packed: packed, recording: &notRecording, entriesAside: entriesAside)
         }
