@@ -79,6 +79,49 @@ struct ApplyWhileWritingTests {
         try await reopened.close()
     }
 
+    /// A cipher that refuses to seal the record of ``mixedBatch`` (or any larger than `limit` bytes) while `refuses`.
+    final class RefusingCipher: StoreCipher, @unchecked Sendable {
+        let lock = NSLock()
+        var refuses = true
+        let limit = 200
+        struct Refusal: Error {}
+        var keyIdentifier: String { EncryptedStore.cipher.keyIdentifier }
+        func seal(_ plaintext: [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
+            if lock.withLock({ refuses }), plaintext.count > limit { throw Refusal() }
+            return try EncryptedStore.cipher.seal(plaintext, associatedData: associatedData)
+        }
+        func open(_ sealed: [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
+            try EncryptedStore.cipher.open(sealed, associatedData: associatedData)
+        }
+    }
+
+    @Test func aSealedRecordThatCannotBeSealedTakesItsBatchBackFromTheTables() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let cipher = RefusingCipher()
+        var options = JournalOptions(durability: .always)
+        options.automaticCompaction = false
+        options.indexes = [Self.index]
+        options.applyWhileWritingBytes = 0
+        options.cipher = cipher
+        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        try await store.apply([.upsert(table: "T", items: [Sample.item("item-1", 1)])])
+        let before = try await Self.visible(store)
+        await #expect(throws: JournalError.self) { try await store.apply(Self.mixedBatch) }
+        #expect(try await Self.visible(store) == before)
+        #expect(await store.statistics().lastSequence == 1)
+
+        cipher.lock.withLock { cipher.refuses = false }
+        try await store.apply(Self.mixedBatch)
+        let after = try await Self.visible(store)
+        #expect(after != before)
+        try await store.close()
+        options.cipher = EncryptedStore.cipher
+        let reopened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        #expect(try await Self.visible(reopened) == after)
+        try await reopened.close()
+    }
+
     @Test func aBatchAppliedWhileWritingReadsAsTheSameBatchAppliedAfterIt() async throws {
         let overlapping = TemporaryDirectory(), inPlace = TemporaryDirectory()
         defer { overlapping.remove(); inPlace.remove() }
