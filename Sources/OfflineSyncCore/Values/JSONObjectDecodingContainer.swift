@@ -1,5 +1,5 @@
 /// The keyed container of ``JSONValueDecoder`` over an object of the tree.
-struct JSONObjectDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct JSONObjectDecodingContainer<Key: CodingKey>: JSONMemberDecoding {
     let decoder: JSONNodeDecoder
     let members: JSONObject
 
@@ -7,114 +7,13 @@ struct JSONObjectDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool {
-        members[key.stringValue] != nil
+    var nodeDecoder: JSONNodeDecoder { decoder }
+
+    func value(named name: String) -> JSONValue? {
+        members[name]
     }
 
-    /// The member at `key`; `keyNotFound` when there is none.
-    private func member(_ key: Key) throws(DecodingError) -> JSONValue {
-        guard let value = members[key.stringValue] else { throw .keyNotFound(key, at: codingPath) }
-        return value
-    }
-
-    /// The member at `key` unless it is missing or `null`.
-    private func presentMember(_ key: Key) -> JSONValue? {
-        guard let value = members[key.stringValue], !value.isNull else { return nil }
-        return value
-    }
-
-    private func path(_ key: Key) -> [any CodingKey] {
+    func path(_ key: Key) -> [any CodingKey] {
         decoder.codingPath(appending: key)
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool {
-        try member(key).isNull
-    }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try JSONScalarDecoding.bool(member(key), at: path(key))
-    }
-
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try JSONScalarDecoding.string(member(key), at: path(key))
-    }
-
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try JSONScalarDecoding.double(member(key), at: path(key))
-    }
-
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try JSONScalarDecoding.float(member(key), at: path(key))
-    }
-
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(Int.self, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(Int8.self, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(Int16.self, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(Int32.self, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(Int64.self, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(UInt.self, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(UInt8.self, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(UInt16.self, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(UInt32.self, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(UInt64.self, key) }
-
-    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
-        try decoder.decodeChild(Value.self, from: member(key), at: key)
-    }
-
-    private func integer<Integer: FixedWidthInteger>(_ type: Integer.Type, _ key: Key) throws(DecodingError) -> Integer {
-        try JSONScalarDecoding.integer(Integer.self, member(key), at: path(key))
-    }
-
-    // One look-up instead of the default's three (contains, decodeNil, decode) for the optionals models hold most.
-
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let value = presentMember(key) else { return nil }
-        return try JSONScalarDecoding.string(value, at: path(key))
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        guard let value = presentMember(key) else { return nil }
-        return try JSONScalarDecoding.bool(value, at: path(key))
-    }
-
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let value = presentMember(key) else { return nil }
-        return try JSONScalarDecoding.double(value, at: path(key))
-    }
-
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let value = presentMember(key) else { return nil }
-        return try JSONScalarDecoding.integer(Int.self, value, at: path(key))
-    }
-
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        guard let value = presentMember(key) else { return nil }
-        return try JSONScalarDecoding.integer(Int64.self, value, at: path(key))
-    }
-
-    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
-        guard let value = presentMember(key) else { return nil }
-        return try decoder.decodeChild(Value.self, from: value, at: key)
-    }
-
-    // MARK: Nested containers
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type,
-                                               forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try JSONNodeDecoder(value: member(key), parent: decoder, key: key).container(keyedBy: NestedKey.self)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try JSONNodeDecoder(value: member(key), parent: decoder, key: key).unkeyedContainer()
-    }
-
-    /// The decoder of the member `"super"`, of `null` when there is none (as `JSONDecoder`).
-    func superDecoder() throws -> any Decoder {
-        JSONNodeDecoder(value: members[JSONCodingKey.super.stringValue] ?? .null, parent: decoder, key: JSONCodingKey.super)
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONNodeDecoder(value: members[key.stringValue] ?? .null, parent: decoder, key: key)
     }
 }
