@@ -321,23 +321,28 @@ struct JournalCompactionTests {
         }
     }
 
+    /// A store in `directory` holding batches 1 to 3, whose compaction is under way and held at the first write of a
+    /// file whose path contains `path` until the test opens the gate of the returned file system.
+    static func compactionHeld(_ directory: TemporaryDirectory, durability: Durability, atFirstWriteOf path: String) async throws
+        -> (JournalDataSource, FaultInjectingFileSystem) {
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
+        for n in 1...3 { try await store.apply(Sample.batch(n)) }
+        await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
+            fileSystem.closeGate(pathContains: path) { entered.resume() }
+            Task { try await store.compact() }
+        }
+        return (store, fileSystem)
+    }
+
     /// The held snapshot write blocks a thread of the store's blocking-I/O queue (not of Swift concurrency's shared
     /// pool) until the test opens the gate.
     @Test(arguments: [Durability.always, .grouped])
     func appliesCompleteWhileTheSnapshotIsBeingWritten(durability: Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let fileSystem = FaultInjectingFileSystem()
-        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
-        for n in 1...3 { try await store.apply(Sample.batch(n)) }
         // Hold the snapshot's first write until the applies below are done.
-        let compaction = Task {
-            await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
-                fileSystem.closeGate(pathContains: "snapshot") { entered.resume() }
-                Task { try await store.compact() }
-            }
-        }
-        await compaction.value
+        let (store, fileSystem) = try await Self.compactionHeld(directory, durability: durability, atFirstWriteOf: "snapshot")
         for n in 4...6 { try await store.apply(Sample.batch(n)) }
         #expect(try await Sample.holds(store, batch: 6))
         fileSystem.openGate()
@@ -358,16 +363,7 @@ struct JournalCompactionTests {
     func readsAnswerWhileACompactionStartsItsNewJournal(durability: Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let fileSystem = FaultInjectingFileSystem()
-        let store = try await JournalDataSource.open(directory.storePath, durability: durability, fileSystem: fileSystem)
-        for n in 1...3 { try await store.apply(Sample.batch(n)) }
-        let compaction = Task {
-            await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
-                fileSystem.closeGate(pathContains: "journal.2") { entered.resume() }
-                Task { try await store.compact() }
-            }
-        }
-        await compaction.value
+        let (store, fileSystem) = try await Self.compactionHeld(directory, durability: durability, atFirstWriteOf: "journal.2")
         #expect(try await Sample.holds(store, batch: 3))
         let applied = Task { try await store.apply(Sample.batch(4)) }
         #expect(try await !Sample.holds(store, batch: 4), "an apply written while the journals switch")
