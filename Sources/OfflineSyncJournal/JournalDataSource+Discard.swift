@@ -38,7 +38,8 @@ extension JournalDataSource {
         try fileSystem.syncDirectory(layout.directory)
     }
 
-    private nonisolated static func overwriteWithZeros(_ path: String, fileSystem: any FileSystem) throws(JournalError) {
+    /// Overwrites the file at `path` with zeros, in place, and syncs it.
+    nonisolated static func overwriteWithZeros(_ path: String, fileSystem: any FileSystem) throws(JournalError) {
         let file = try fileSystem.open(path, mode: .readWrite)
         defer { fileSystem.close(file) }
         let size = try fileSystem.size(file)

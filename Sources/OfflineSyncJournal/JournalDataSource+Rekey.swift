@@ -13,10 +13,11 @@ extension JournalDataSource {
     ///
     /// A crash before step 3 leaves the old manifest: the store opens with the old cipher, and its open deletes the
     /// new files. A crash after it leaves the new manifest: the store opens with the new cipher, and its open
-    /// deletes the old files (without overwriting them: call ``discardDeletedData()`` then to be sure that no byte
-    /// under the old key, or in plaintext, remains).
+    /// finishes step 4 (an encrypted store's open overwrites every leftover with zeros before deleting it; after
+    /// decrypting, the leftovers were sealed and are only deleted).
     /// - Throws: ``JournalError``. A failure before step 3 leaves the store as it was, under the old cipher; a
-    ///   failure in step 4 leaves it re-keyed, with older files that ``discardDeletedData()`` removes.
+    ///   failure in step 4 leaves it re-keyed, with older files that ``discardDeletedData()`` or the next open
+    ///   removes.
     public func rekey(to cipher: (any StoreCipher)?) async throws {
         let next = try cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
         try checkWritable()

@@ -96,14 +96,18 @@ enum Recovery {
     }
 
     /// Deletes journal, snapshot and temporary files the manifest does not name (left by an interrupted
-    /// compaction). Files kept aside (`*.broken`) and foreign files stay.
+    /// compaction, re-key or erase). Files kept aside (`*.broken`) and foreign files stay. In an encrypted store each
+    /// is overwritten with zeros first, as ``JournalDataSource/discardDeletedData()`` does: after a re-key that
+    /// crashed once it had switched keys, the leftovers hold the items in plaintext or under the old key.
     static func removeLeftovers(_ layout: StoreLayout, manifest: Manifest, fileSystem: any FileSystem) throws(JournalError) {
         var keep = Set(manifest.journals.map(StoreLayout.journalName))
         if let snapshot = manifest.snapshot { keep.insert(StoreLayout.snapshotName(snapshot)) }
         // Best effort: a leftover that cannot be deleted now is deleted by a later open.
         var removed = false
         for name in try fileSystem.contentsOfDirectory(layout.directory) where StoreLayout.isStoreFile(name) && !keep.contains(name) {
-            removed = (try? fileSystem.remove(layout.directory + "/" + name)) != nil || removed
+            let path = layout.directory + "/" + name
+            if manifest.encryption != nil { try? JournalDataSource.overwriteWithZeros(path, fileSystem: fileSystem) }
+            removed = (try? fileSystem.remove(path)) != nil || removed
         }
         if removed { try? fileSystem.syncDirectory(layout.directory) }
     }

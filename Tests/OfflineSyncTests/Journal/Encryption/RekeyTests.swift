@@ -56,6 +56,34 @@ struct RekeyTests {
         try await plain.close()
     }
 
+    /// Encrypting stops after the switch (its overwrite of the old plaintext files fails, as a crash there would
+    /// leave them): the next open overwrites each old file with zeros before it deletes it.
+    @Test func theOldFilesThatAnEncryptionLeftAreOverwrittenWithZerosByTheNextOpen() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultInjectingFileSystem()
+        let store = try await EncryptedStore.open(directory.storePath, cipher: nil, fileSystem: fileSystem)
+        try await Self.fill(store)
+        fileSystem.fail(.write, errno: 5, pathContains: ".2.")
+        await #expect(throws: JournalError.self) { try await store.rekey(to: EncryptedStore.cipher) }
+        try await store.close()
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.storePath)
+            .filter { $0.hasPrefix("journal.2") || $0.hasPrefix("snapshot.2") }.sorted()
+        #expect(leftovers == ["journal.2.jsonl", "snapshot.2.json"])
+        #expect(try EncryptedStore.leaks(of: Self.secret, at: directory.storePath) != [])
+
+        let opening = FaultInjectingFileSystem()
+        let reopened = try await EncryptedStore.open(directory.storePath, cipher: EncryptedStore.cipher, fileSystem: opening)
+        #expect(try await Self.count(reopened) == 6)
+        try await reopened.close()
+        for name in leftovers {
+            let path = directory.storePath + "/" + name
+            let steps = opening.mutations.filter { $0.hasSuffix(" " + path) }
+            #expect(steps.first == "write \(path)" && steps.last == "remove \(path)", "\(name): \(steps)")
+        }
+        #expect(try EncryptedStore.leaks(of: Self.secret, at: directory.storePath) == [])
+    }
+
     @Test(arguments: ["snapshot.3.json.tmp", "journal.3.jsonl", "CURRENT.tmp"])
     func aFailedWriteBeforeTheSwitchLeavesTheStoreUnderTheOldKeyAndUsable(failing path: String) async throws {
         let directory = TemporaryDirectory()
