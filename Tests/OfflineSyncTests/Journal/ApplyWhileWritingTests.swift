@@ -14,11 +14,12 @@ struct ApplyWhileWritingTests {
 
     /// A store through `fileSystem` that takes the applying-while-writing path for every batch of `minimumBytes` or more.
     static func open(_ directory: TemporaryDirectory, fileSystem: any FileSystem = POSIXFileSystem(),
-                     minimumBytes: Int = 0) async throws -> JournalDataSource {
+                     minimumBytes: Int = 0, cipher: (any StoreCipher)? = nil) async throws -> JournalDataSource {
         var options = JournalOptions(durability: .always)
         options.automaticCompaction = false
         options.indexes = [index]
         options.applyWhileWritingBytes = minimumBytes
+        options.cipher = cipher
         return try await JournalDataSource(path: directory.storePath, options: options, fileSystem: fileSystem)
     }
 
@@ -99,12 +100,7 @@ struct ApplyWhileWritingTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let cipher = RefusingCipher()
-        var options = JournalOptions(durability: .always)
-        options.automaticCompaction = false
-        options.indexes = [Self.index]
-        options.applyWhileWritingBytes = 0
-        options.cipher = cipher
-        let store = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let store = try await Self.open(directory, cipher: cipher)
         try await store.apply([.upsert(table: "T", items: [Sample.item("item-1", 1)])])
         let before = try await Self.visible(store)
         await #expect(throws: JournalError.self) { try await store.apply(Self.mixedBatch) }
@@ -116,8 +112,7 @@ struct ApplyWhileWritingTests {
         let after = try await Self.visible(store)
         #expect(after != before)
         try await store.close()
-        options.cipher = EncryptedStore.cipher
-        let reopened = try await JournalDataSource(path: directory.storePath, options: options, fileSystem: POSIXFileSystem())
+        let reopened = try await Self.open(directory, cipher: EncryptedStore.cipher)
         #expect(try await Self.visible(reopened) == after)
         try await reopened.close()
     }
