@@ -51,7 +51,7 @@ private final class FirstOutcome: @unchecked Sendable {
     private var early: Result<(Data, URLResponse), any Error>?
     private var isFinished = false
     private var cleanup: (@Sendable () -> Void)?
-    private var deadline: DispatchWorkItem?
+    private var deadline: (any DispatchSourceTimer)?
 
     /// Registers the continuation; resumes it at once if an outcome came first (a cancellation before the start).
     func wait(with continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
@@ -90,16 +90,20 @@ private final class FirstOutcome: @unchecked Sendable {
         body?()
     }
 
-    /// Delivers `result` after `delay` unless an outcome came first, on a dispatch timer (cancelled by that outcome).
+    /// Delivers `result` after `delay` unless an outcome came first, on a dispatch timer that the first outcome
+    /// cancels (a cancelled timer source is released at once, with what it holds).
     func finish(_ result: Result<(Data, URLResponse), any Error>, after delay: Duration) {
-        let timer = DispatchWorkItem { [self] in finish(result) }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { [weak self] in self?.finish(result) }
+        let (seconds, attoseconds) = delay.components
+        timer.schedule(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18)
         let armed: Bool = lock.withLock {
             guard !isFinished else { return false }
             deadline = timer
             return true
         }
-        guard armed else { return }
-        let (seconds, attoseconds) = delay.components
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: timer)
+        if !armed { timer.cancel() }
+        // Resumed in every case: a source released while suspended is a fault of libdispatch's client.
+        timer.resume()
     }
 }
