@@ -42,13 +42,25 @@ enum Recovery {
                 continue
             }
         }
-        let journal = try fileSystem.open(newest.path, mode: .readWrite)
-        let owned = OwnedFile(journal, fileSystem: fileSystem)
-        var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
-        if newest.problem != nil {
-            extent = JournalExtent(end: try cutTornTail(newest, file: journal, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem))
+        // On the store's thread for file work: cutting a torn tail syncs, and an encrypted store's leftovers are
+        // overwritten before they are deleted.
+        let manifest = reading.manifest
+        let (journal, extent) = try await files.run { () throws(JournalError) -> (FileDescriptor, JournalExtent) in
+            let journal = try fileSystem.open(newest.path, mode: .readWrite)
+            do throws(JournalError) {
+                var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
+                if newest.problem != nil {
+                    extent = JournalExtent(end: try cutTornTail(newest, file: journal, keyIdentifier: manifest.encryption?.keyIdentifier,
+                                                                fileSystem: fileSystem))
+                }
+                try removeLeftovers(layout, manifest: manifest, fileSystem: fileSystem)
+                return (journal, extent)
+            } catch {
+                fileSystem.close(journal)
+                throw error
+            }
         }
-        try removeLeftovers(layout, manifest: reading.manifest, fileSystem: fileSystem)
+        let owned = OwnedFile(journal, fileSystem: fileSystem)
         // Counted in the newest journal only, as its size is (``OpenedStore/journalExtent``).
         let upserts = newest.batches.reduce(0) { $0 + StoreChange.upsertedItemCount(of: $1) }
         return OpenedStore(tables: try reading.takeTables(indexes: indexes), manifest: reading.manifest, journal: owned, journalExtent: extent,
