@@ -38,11 +38,13 @@ extension JournalDataSource {
         }
     }
 
-    /// Appends `buffer` at the journal's end in place, on the actor, as ``append(_:zeros:to:at:sync:fileSystem:)``
-    /// does, and moves the end past it; throws, with nothing changed, when the write failed.
+    /// Appends `buffer` at the journal's end in place, on the actor (``BlockingFileWork/runInPlace(_:)``), as
+    /// ``append(_:zeros:to:at:sync:fileSystem:)`` does, and moves the end past it; throws, with nothing changed, when
+    /// the write failed.
     func appendInPlace(_ buffer: [UInt8], sync: Bool) throws(JournalError) {
+        let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
-        try record(Self.append(buffer, zeros: zeros, to: journal.file, at: journalExtent.end, sync: sync, fileSystem: fileSystem))
+        try record(BlockingFileWork.runInPlace { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) })
         journalExtent.appended(buffer.count, zeros: zeros, synced: sync)
     }
 

@@ -95,9 +95,11 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
         }
         let sealing = try options.cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
         let layout = StoreLayout(directory: path)
-        try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
-        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
         let maintenance = BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance")
+        let lock = try await maintenance.run { () throws(JournalError) in
+            try Recovery.makeDirectory(layout.directory, fileSystem: fileSystem)
+            return try StoreLock.acquire(layout, fileSystem: fileSystem)
+        }
         let opened = try await Recovery.open(layout, fileSystem: fileSystem, files: maintenance, indexes: options.indexes,
                                              sealing: sealing)
         self.maintenance = maintenance

@@ -46,6 +46,11 @@ public struct JournalRepairReport: Sendable {
     public var recordsKept: Int
     /// The bytes moved out of the store's files.
     public var bytesMovedAside: Int64
+
+    /// Nothing done yet.
+    init() {
+        (movedAside, recordsKept, bytesMovedAside) = ([], 0, 0)
+    }
 }
 
 extension JournalDataSource {
@@ -89,11 +94,13 @@ extension JournalDataSource {
         _ body: (StoreLayout, StoreReading) throws(JournalError) -> Result
     ) async throws(JournalError) -> Result {
         let layout = StoreLayout(directory: path)
-        guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
-        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
+        let files = BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance")
+        let lock = try await files.run { () throws(JournalError) in
+            guard fileSystem.fileExists(layout.manifestPath) else { throw JournalError.notAStore(directory: layout.directory) }
+            return try StoreLock.acquire(layout, fileSystem: fileSystem)
+        }
         defer { lock.close() }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance"),
-                                                  collectBatches: false, sealing: sealing)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: files, collectBatches: false, sealing: sealing)
         return try body(layout, reading)
     }
 
@@ -135,24 +142,25 @@ extension JournalDataSource {
 
     static func repair(path: String, fileSystem: any FileSystem, sealing: JournalSealing? = nil) async throws(JournalError) -> JournalRepairReport {
         let layout = StoreLayout(directory: path)
-        guard try ManifestRebuild.holdsStore(layout, fileSystem: fileSystem) else { throw JournalError.notAStore(directory: layout.directory) }
-        let lock = try StoreLock.acquire(layout, fileSystem: fileSystem)
-        defer { lock.close() }
-        var rebuilt = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
-        let storeRemains = try await ManifestRebuild.rebuildIfNeeded(layout, fileSystem: fileSystem, sealing: sealing) {
-            (source) throws(JournalError) in try moveAside(source, fileSystem: fileSystem, into: &rebuilt)
+        let files = BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance")
+        let lock = try await files.run { () throws(JournalError) in
+            guard try ManifestRebuild.holdsStore(layout, fileSystem: fileSystem) else { throw JournalError.notAStore(directory: layout.directory) }
+            return try StoreLock.acquire(layout, fileSystem: fileSystem)
         }
+        defer { lock.close() }
+        let (storeRemains, rebuilt) = try await ManifestRebuild.rebuildIfNeeded(layout, fileSystem: fileSystem, files: files, sealing: sealing)
         guard storeRemains else { return rebuilt }
-        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: BlockingFileWork(label: "OfflineSync.JournalDataSource.maintenance"),
-                                                  collectBatches: false, sealing: sealing)
-        var report = try moveDamagedPartsAside(layout, reading, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem)
+        let reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: files, collectBatches: false, sealing: sealing)
+        var report = try await files.run { () throws(JournalError) in
+            try moveDamagedPartsAside(layout, reading, keyIdentifier: reading.manifest.encryption?.keyIdentifier, fileSystem: fileSystem)
+        }
         report.movedAside = rebuilt.movedAside + report.movedAside
         report.bytesMovedAside += rebuilt.bytesMovedAside
         return report
     }
 
     /// Renames `source` to a `*.broken` name beside it and counts it in `report`; a missing file is skipped.
-    private static func moveAside(_ source: String, fileSystem: any FileSystem, into report: inout JournalRepairReport) throws(JournalError) {
+    static func moveAside(_ source: String, fileSystem: any FileSystem, into report: inout JournalRepairReport) throws(JournalError) {
         guard fileSystem.fileExists(source) else { return }
         let target = uniqueName(source, fileSystem: fileSystem)
         let file = try fileSystem.open(source, mode: .readOnly)
@@ -168,7 +176,7 @@ extension JournalDataSource {
     private static func moveDamagedPartsAside(
         _ layout: StoreLayout, _ reading: StoreReading, keyIdentifier: String?, fileSystem: any FileSystem
     ) throws(JournalError) -> JournalRepairReport {
-        var report = JournalRepairReport(movedAside: [], recordsKept: 0, bytesMovedAside: 0)
+        var report = JournalRepairReport()
         let manifest = reading.manifest
         func moveAside(_ source: String) throws(JournalError) {
             try Self.moveAside(source, fileSystem: fileSystem, into: &report)

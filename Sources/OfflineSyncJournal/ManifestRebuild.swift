@@ -17,35 +17,51 @@ enum ManifestRebuild {
         return !snapshots.isEmpty || !journals.isEmpty
     }
 
-    /// Rebuilds the manifest when it needs it, moving a damaged one aside with `moveAside`; the caller holds the
-    /// store's lock. Returns false when a damaged manifest was all there was: it is moved aside and the directory
-    /// holds no store any more (the next open creates an empty one).
-    static func rebuildIfNeeded(_ layout: StoreLayout, fileSystem: any FileSystem, sealing: JournalSealing? = nil,
-                                moveAside: (String) throws(JournalError) -> Void) async throws(JournalError) -> Bool {
-        do throws(JournalError) {
-            _ = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
-            return true
-        } catch {
-            guard StoreReading.isDamage(error) else { throw error }
+    /// Rebuilds the manifest when it needs it, moving a damaged one aside, with every file call on `files`; the caller
+    /// holds the store's lock. Returns what it moved aside, and false when a damaged manifest was all there was: it is
+    /// moved aside and the directory holds no store any more (the next open creates an empty one).
+    static func rebuildIfNeeded(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork,
+                                sealing: JournalSealing? = nil) async throws(JournalError) -> (storeRemains: Bool, report: JournalRepairReport) {
+        let found = try await files.run { () throws(JournalError) -> (snapshots: [Int64], journals: [Int64])? in
+            do throws(JournalError) {
+                _ = try Manifest.read(layout.manifestPath, fileSystem: fileSystem)
+                return nil
+            } catch {
+                guard StoreReading.isDamage(error) else { throw error }
+            }
+            return try generations(layout, fileSystem: fileSystem)
         }
-        let (snapshots, journals) = try generations(layout, fileSystem: fileSystem)
+        guard let (snapshots, journals) = found else { return (true, JournalRepairReport()) }
         guard !snapshots.isEmpty || !journals.isEmpty else {
-            try moveAside(layout.manifestPath)
-            return false
+            return (false, try await files.run { () throws(JournalError) in
+                var report = JournalRepairReport()
+                try JournalDataSource.moveAside(layout.manifestPath, fileSystem: fileSystem, into: &report)
+                return report
+            })
         }
         let snapshot = snapshots.max()
-        var kept = journals.filter { $0 >= (snapshot ?? 1) }.sorted()
-        let encryption = try await encryption(journal: kept.first, snapshot: snapshot, layout, sealing: sealing, fileSystem: fileSystem)
-        if kept.isEmpty {
-            let generation = (journals + snapshots).max().map { $0 + 1 } ?? 1
-            let base = try await lastSequence(ofSnapshot: snapshot, layout, sealing: encryption == nil ? nil : sealing, fileSystem: fileSystem)
-            try fileSystem.writeNewFile(layout.journalPath(generation),
-                                        JournalRecord.headerLine(generation: generation, baseSequence: base, keyIdentifier: encryption?.keyIdentifier))
-            kept = [generation]
-        }
-        if fileSystem.fileExists(layout.manifestPath) { try moveAside(layout.manifestPath) }
-        try Manifest(snapshot: snapshot, journals: kept, encryption: encryption).write(layout, fileSystem: fileSystem)
-        return true
+        let kept = journals.filter { $0 >= (snapshot ?? 1) }.sorted()
+        let encryption = try await encryption(journal: kept.first, snapshot: snapshot, layout, sealing: sealing, fileSystem: fileSystem,
+                                              files: files)
+        // With no journal left, an empty one continues the snapshot's sequence.
+        let base = kept.isEmpty
+            ? try await lastSequence(ofSnapshot: snapshot, layout, sealing: encryption == nil ? nil : sealing, fileSystem: fileSystem, files: files)
+            : nil
+        return (true, try await files.run { () throws(JournalError) in
+            var named = kept
+            if let base {
+                let generation = (journals + snapshots).max().map { $0 + 1 } ?? 1
+                try fileSystem.writeNewFile(layout.journalPath(generation),
+                                            JournalRecord.headerLine(generation: generation, baseSequence: base, keyIdentifier: encryption?.keyIdentifier))
+                named = [generation]
+            }
+            var report = JournalRepairReport()
+            if fileSystem.fileExists(layout.manifestPath) {
+                try JournalDataSource.moveAside(layout.manifestPath, fileSystem: fileSystem, into: &report)
+            }
+            try Manifest(snapshot: snapshot, journals: named, encryption: encryption).write(layout, fileSystem: fileSystem)
+            return report
+        })
     }
 
     /// The encryption of the rebuilt manifest. The oldest kept journal's header tells: it names the key, or none for a
@@ -57,11 +73,12 @@ enum ManifestRebuild {
     /// - Throws: ``JournalError/encrypted(directory:keyIdentifier:)`` for sealed files without `sealing`,
     ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when its key opens nothing: nothing is changed.
     private static func encryption(journal: Int64?, snapshot: Int64?, _ layout: StoreLayout, sealing: JournalSealing?,
-                                   fileSystem: any FileSystem) async throws(JournalError) -> Manifest.Encryption? {
+                                   fileSystem: any FileSystem, files: BlockingFileWork) async throws(JournalError) -> Manifest.Encryption? {
         var header: (key: String?, known: Bool) = (nil, false)
         var tried = false, opens = false
         if let journal {
-            let lines = try fileSystem.readFile(layout.journalPath(journal)).split(separator: 0x0A).map(Array.init)
+            let bytes = try await files.run { () throws(JournalError) in try fileSystem.readFile(layout.journalPath(journal)) }
+            let lines = bytes.split(separator: 0x0A).map(Array.init)
             if let first = lines.first, case .success(let record) = first.withUnsafeBytes({ JournalRecord.decode($0) }),
                case .header(_, _, let identifier) = record.body {
                 header = (identifier, true)
@@ -77,14 +94,16 @@ enum ManifestRebuild {
         }
         if header.known && header.key == nil { return nil }
         var key = header.key
-        if let snapshot, fileSystem.fileExists(layout.snapshotPath(snapshot)) {
+        if let snapshot {
             let path = layout.snapshotPath(snapshot)
-            let prefix = try fileSystem.readFile(path).prefix(SealedSnapshotFile.headerBytes)
-            if SealedSnapshotFile.isSealed(Array(prefix)) {
+            let prefix = try await files.run { () throws(JournalError) -> [UInt8]? in
+                fileSystem.fileExists(path) ? Array(try fileSystem.readFile(path).prefix(SealedSnapshotFile.headerBytes)) : nil
+            }
+            if let prefix, SealedSnapshotFile.isSealed(prefix) {
                 key = key ?? sealing?.keyIdentifier ?? "(unknown)"
                 if let sealing, !opens {
                     tried = true
-                    opens = await anyBlockOpens(path, generation: snapshot, sealing: sealing, fileSystem: fileSystem)
+                    opens = await files.run { anyBlockOpens(path, generation: snapshot, sealing: sealing, fileSystem: fileSystem) }
                 }
             }
         }
@@ -97,7 +116,7 @@ enum ManifestRebuild {
     }
 
     /// Whether `sealing` opens any block of the sealed snapshot at `path`.
-    private static func anyBlockOpens(_ path: String, generation: Int64, sealing: JournalSealing, fileSystem: any FileSystem) async -> Bool {
+    private static func anyBlockOpens(_ path: String, generation: Int64, sealing: JournalSealing, fileSystem: any FileSystem) -> Bool {
         guard let file = try? fileSystem.open(path, mode: .readOnly) else { return false }
         defer { fileSystem.close(file) }
         guard let size = try? fileSystem.size(file),
@@ -122,14 +141,17 @@ enum ManifestRebuild {
     /// The last sequence the snapshot holds (0 without one, or when it is damaged: repair then moves it aside).
     /// - Throws: when the snapshot cannot be read for a reason other than damage (see ``StoreReading/isDamage(_:)``).
     private static func lastSequence(ofSnapshot generation: Int64?, _ layout: StoreLayout, sealing: JournalSealing?,
-                                     fileSystem: any FileSystem) async throws(JournalError) -> Int64 {
+                                     fileSystem: any FileSystem, files: BlockingFileWork) async throws(JournalError) -> Int64 {
         guard let generation else { return 0 }
         let path = layout.snapshotPath(generation)
         do throws(JournalError) {
-            let file = try fileSystem.open(path, mode: .readOnly)
+            let file = try await files.run { () throws(JournalError) in try fileSystem.open(path, mode: .readOnly) }
             defer { fileSystem.close(file) }
-            let source = try SnapshotSource.opening(file, path: path, size: Int(try fileSystem.size(file)), generation: generation,
-                                                    sealing: sealing, fileSystem: fileSystem)
+            let source = try await files.run { () throws(JournalError) in
+                try SnapshotSource.opening(file, path: path, size: Int(try fileSystem.size(file)), generation: generation,
+                                           sealing: sealing, fileSystem: fileSystem)
+            }
+            // Its blocks are read where they are parsed (``SnapshotSource``).
             return try await SnapshotReader.read(source, path: path).lastSequence
         } catch {
             guard StoreReading.isDamage(error) else { throw error }

@@ -23,7 +23,9 @@ enum Recovery {
     /// store and encrypts a new one. A missing or wrong key is thrown before any file is changed.
     static func open(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork, indexes: [IndexDefinition],
                      sealing: JournalSealing? = nil) async throws(JournalError) -> OpenedStore {
-        if !fileSystem.fileExists(layout.manifestPath) { try await create(layout, fileSystem: fileSystem, sealing: sealing) }
+        if await !files.run({ fileSystem.fileExists(layout.manifestPath) }) {
+            try await create(layout, fileSystem: fileSystem, files: files, sealing: sealing)
+        }
         var reading = try await StoreReading.read(layout, fileSystem: fileSystem, files: files, collectBatches: true,
                                                   indexes: indexes, sealing: sealing)
         if let problem = reading.snapshotProblem { throw problem }
@@ -72,24 +74,30 @@ enum Recovery {
     /// A crash while creating a store can leave `journal.1.jsonl` without any apply record and no manifest:
     /// nothing was acknowledged yet, so creation starts over. Any other journal or snapshot file without a
     /// manifest is refused rather than overwritten. With `sealing` the store is encrypted from the start.
-    static func create(_ layout: StoreLayout, fileSystem: any FileSystem, sealing: JournalSealing?) async throws(JournalError) {
-        let existing = try fileSystem.contentsOfDirectory(layout.directory)
-        let firstJournal = StoreLayout.journalName(1)
-        if existing.contains(where: { ($0.hasPrefix("journal.") || $0.hasPrefix("snapshot.")) && $0 != firstJournal }) {
-            throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although journal or snapshot files exist")
+    static func create(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork,
+                       sealing: JournalSealing?) async throws(JournalError) {
+        let path = layout.journalPath(1)
+        let leftJournal = try await files.run { () throws(JournalError) -> [UInt8]? in
+            let existing = try fileSystem.contentsOfDirectory(layout.directory)
+            let firstJournal = StoreLayout.journalName(1)
+            if existing.contains(where: { ($0.hasPrefix("journal.") || $0.hasPrefix("snapshot.")) && $0 != firstJournal }) {
+                throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although journal or snapshot files exist")
+            }
+            return existing.contains(firstJournal) ? try fileSystem.readFile(path) : nil
         }
-        if existing.contains(firstJournal) {
-            let path = layout.journalPath(1)
-            let scan = await JournalScan.scan(try fileSystem.readFile(path), path: path, generation: 1, baseSequence: 0,
-                                              collectBatches: false, sealing: sealing)
+        if let leftJournal {
+            let scan = await JournalScan.scan(leftJournal, path: path, generation: 1, baseSequence: 0, collectBatches: false,
+                                              sealing: sealing)
             guard scan.recordCount == 0 else {
                 throw JournalError.invalidManifest(file: layout.manifestPath, reason: "it is missing although \(path) holds records")
             }
         }
-        try fileSystem.writeNewFile(layout.journalPath(1), JournalRecord.headerLine(generation: 1, baseSequence: 0, keyIdentifier: sealing?.keyIdentifier))
         let encryption: Manifest.Encryption?
         if let sealing { encryption = try Manifest.Encryption(sealing) } else { encryption = nil }
-        try Manifest(snapshot: nil, journals: [1], encryption: encryption).write(layout, fileSystem: fileSystem)
+        try await files.run { () throws(JournalError) in
+            try fileSystem.writeNewFile(path, JournalRecord.headerLine(generation: 1, baseSequence: 0, keyIdentifier: sealing?.keyIdentifier))
+            try Manifest(snapshot: nil, journals: [1], encryption: encryption).write(layout, fileSystem: fileSystem)
+        }
     }
 
     /// Truncates the newest journal back to its last valid record (rewriting the header, naming `keyIdentifier`,

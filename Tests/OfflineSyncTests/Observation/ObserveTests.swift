@@ -126,7 +126,15 @@ struct ObserveTests {
         // minutes: each may wait two of them without a new result before it counts as stuck.
         for (query, observed) in zip(queries, observers) {
             let final = try await fixture.todo.read(query)
-            #expect(await observed.waitUntil(seconds: 120) { $0.last == final })
+            let reached = await observed.waitUntil(seconds: 120) { $0.last == final }
+            let (elements, failure) = (await observed.elements, await observed.failure)
+            let fresh = try await fixture.todo.read(query)
+            let states = await fixture.context.queryObservers.values.filter { $0.query == query }
+                .map { "dirty \($0.isDirty), evaluating \($0.isEvaluating), last has \($0.last.map(ids) ?? [])" }
+            #expect(reached, """
+                \(elements.count) results, the last with ids \(elements.last.map(ids) ?? []); the final has \(ids(final)); \
+                the stream \(failure.map { "failed: \($0)" } ?? "goes on"); a fresh read gives \(ids(fresh)); the context's observers of it: \(states)
+                """)
         }
     }
 }
