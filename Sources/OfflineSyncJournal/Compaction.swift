@@ -28,6 +28,7 @@ extension JournalDataSource {
     /// overwrites with zeros and deletes every file of the store the new manifest does not name (see
     /// ``discardObsoleteFiles(keeping:layout:fileSystem:)``), and throws when it cannot.
     func compact(closing: Bool, discarding: Bool = false) async throws(JournalError) {
+        if !closing { await waitForTables() }
         func check() throws(JournalError) {
             if closing { if let failure { throw failure } } else { try checkWritable() }
         }
@@ -70,7 +71,7 @@ extension JournalDataSource {
             }
         }
         let obsolete = previous.journals.filter { !final.journals.contains($0) }.map(layout.journalPath)
-            + (previous.snapshot.map { [layout.snapshotPath($0)] } ?? [])
+            + (previous.snapshot.map { [layout.snapshotPath($0), layout.lookupPath($0)] } ?? [])
         await maintenance.run {
             for path in obsolete { try? fileSystem.remove(path) }
             try? fileSystem.syncDirectory(layout.directory)
@@ -147,7 +148,8 @@ extension JournalDataSource {
         }
     }
 
-    /// Step 3, away from the actor on `queue`: temporary file (sealed with `sealing` when set), sync, rename,
+    /// Step 3, away from the actor on `queue`: temporary file (sealed with `sealing` when set), sync, rename, then
+    /// a plaintext snapshot's lookup file (``writeLookup(_:lines:generation:snapshotBytes:layout:fileSystem:)``),
     /// directory sync. Returns the snapshot's size.
     nonisolated static func writeSnapshot(_ tables: TableSet, generation: Int64, lastSequence: Int64, sealing: JournalSealing?,
                                           on queue: BlockingFileWork, layout: StoreLayout,
@@ -155,15 +157,41 @@ extension JournalDataSource {
         try await queue.run { () throws(JournalError) -> Int64 in
             let temporary = layout.snapshotTemporaryPath(generation)
             do throws(JournalError) {
+                var lines: SnapshotWriter.WrittenLines? = sealing == nil ? SnapshotWriter.WrittenLines() : nil
                 let size = try SnapshotWriter.write(tables, generation: generation, lastSequence: lastSequence, to: temporary,
-                                                    sealing: sealing, fileSystem: fileSystem)
+                                                    sealing: sealing, fileSystem: fileSystem, lines: &lines)
                 try fileSystem.rename(temporary, to: layout.snapshotPath(generation))
+                if let lines {
+                    writeLookup(tables, lines: lines, generation: generation, snapshotBytes: Int(size), layout: layout,
+                                fileSystem: fileSystem)
+                }
                 try fileSystem.syncDirectory(layout.directory)
                 return size
             } catch {
                 try? fileSystem.remove(temporary)
                 throw error
             }
+        }
+    }
+
+    /// Writes the lookup file of the snapshot of `generation` (``SnapshotLookupFile``), whose item lines lie as
+    /// `lines` says: temporary file, sync, rename. Best effort: the file only speeds up the next open, which loads the
+    /// snapshot first when it is missing, so a failure leaves none and is not an error.
+    nonisolated static func writeLookup(_ tables: TableSet, lines: SnapshotWriter.WrittenLines, generation: Int64,
+                                        snapshotBytes: Int, layout: StoreLayout, fileSystem: any FileSystem) {
+        var described: [(name: String, locations: [SnapshotLookupFile.Location], entries: TableLookupEntries)] = []
+        for table in lines.tables {
+            guard let entries = tables.lookupEntries(table: table.name, written: table.slots) else { return }
+            described.append((table.name, table.locations, entries))
+        }
+        let bytes = SnapshotLookupFile.bytes(generation: generation, snapshotBytes: snapshotBytes, snapshotCRC: lines.crc,
+                                             tables: described)
+        let temporary = layout.lookupPath(generation) + ".tmp"
+        do throws(JournalError) {
+            try fileSystem.writeNewFile(temporary, bytes)
+            try fileSystem.rename(temporary, to: layout.lookupPath(generation))
+        } catch {
+            try? fileSystem.remove(temporary)
         }
     }
 

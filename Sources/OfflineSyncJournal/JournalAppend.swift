@@ -64,7 +64,7 @@ extension JournalDataSource {
     /// applies `changes` (whose records it holds, whose items `packed` holds as packed while the payload was written,
     /// and which hold no `deleteAll`) to the tables on the actor: a large batch then pays for the longer of the two
     /// instead of both. While the actor waits for the write, `batchBeingWritten` holds every other call back
-    /// (``waitWhileABatchIsBeingWritten()``), so no one sees the batch before its record is written; when making or
+    /// (``waitForTables()``), so no one sees the batch before its record is written; when making or
     /// writing the record failed, the tables take the batch back (``TableSet/revert(_:)``) and the error is thrown:
     /// nothing changed. `entriesAside` holds the index entries built for `changes` (``PreparedUpserts``).
     func appendApplying(_ record: @escaping @Sendable () throws(JournalError) -> [UInt8], sync: Bool,
@@ -96,13 +96,6 @@ extension JournalDataSource {
             throw error
         }
         journalExtent.appended(written.bytes, zeros: written.zeros, synced: sync)
-    }
-
-    /// Suspends while a large batch applied to the tables is being written
-    /// (``appendApplying(_:sync:changes:packed:entriesAside:)``): every call that reads the tables or writes the
-    /// journal waits here first.
-    func waitWhileABatchIsBeingWritten() async {
-        while batchBeingWritten { await waitUntilIdle() }
     }
 
     /// Turns an append's outcome into a throw; a failed append cut the file back to the journal's end, and one

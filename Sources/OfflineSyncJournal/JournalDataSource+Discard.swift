@@ -6,7 +6,7 @@ extension JournalDataSource {
     /// The names of the tables that hold at least one item, the engine's `__` tables included. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``.
     public func tableNames() async throws -> [String] {
-        await waitWhileABatchIsBeingWritten()
+        await waitForTables()
         if isClosed { throw JournalError.closed }
         return tables.tableNames
     }
@@ -27,8 +27,7 @@ extension JournalDataSource {
     /// `layout` that `manifest` does not name, then syncs the directory. Blocking: run it away from the actor.
     nonisolated static func discardObsoleteFiles(keeping manifest: Manifest, layout: StoreLayout,
                                                  fileSystem: any FileSystem) throws(JournalError) {
-        var keep = Set(manifest.journals.map(StoreLayout.journalName))
-        if let snapshot = manifest.snapshot { keep.insert(StoreLayout.snapshotName(snapshot)) }
+        let keep = StoreLayout.keptNames(manifest)
         let names = try fileSystem.contentsOfDirectory(layout.directory)
         for name in names where (StoreLayout.isStoreFile(name) || name.hasSuffix(".broken")) && !keep.contains(name) {
             let path = layout.directory + "/" + name

@@ -20,6 +20,7 @@ extension JournalDataSource {
     ///   removes.
     public func rekey(to cipher: (any StoreCipher)?) async throws {
         let next = try cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
+        await waitForTables()
         try checkWritable()
         while isCompacting {
             await waitUntilIdle()

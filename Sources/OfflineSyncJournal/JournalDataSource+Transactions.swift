@@ -12,6 +12,7 @@ extension JournalDataSource {
     /// Holds the store, then waits until every batch accepted before is written and applied, so that the
     /// transaction's reads see them.
     package func beginTransaction() async throws {
+        await waitForTables()
         if !turns.tryHold() { await withCheckedContinuation { turns.enqueueTransaction($0) } }
         while !pipeline.isDrained || batchBeingWritten { await waitUntilIdle() }
     }

@@ -66,6 +66,10 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     var isCompacting = false
     /// Set while a large batch applied to the tables is being written (``appendApplying(_:sync:changes:packed:entriesAside:)``).
     var batchBeingWritten = false
+    /// Set while the snapshot loads in the background (``JournalOptions/loadsSnapshotInBackground``).
+    var backgroundLoad: BackgroundLoad?
+    /// Why the snapshot's load in the background failed: every later call but ``close()`` throws it.
+    var loadFailure: JournalError?
     var compactionScheduled = false
     var automaticCompactionFailures = 0
     /// Why the last automatic compaction failed (kept after a later success, for ``statistics()``).
@@ -101,7 +105,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
             return try StoreLock.acquire(layout, fileSystem: fileSystem)
         }
         let opened = try await Recovery.open(layout, fileSystem: fileSystem, files: maintenance, indexes: options.indexes,
-                                             sealing: sealing)
+                                             sealing: sealing, lazily: options.loadsSnapshotInBackground)
         self.maintenance = maintenance
         self.layout = layout
         self.options = options
@@ -120,29 +124,34 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
         self.pipeline = CommitPipeline(groupsBatches: options.durability == .grouped)
         self.writes = BlockingFileWork(label: "OfflineSync.JournalDataSource.writes",
                                       placement: options.writeThread == .shared ? .concurrencyPool : .ownThread)
+        self.backgroundLoad = opened.backgroundLoad
+        if opened.backgroundLoad != nil { Task { await self.loadInBackground() } }
     }
 
     /// The item with `id` (matched case-insensitively) in `table`, or nil. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid table name.
     public func read(table: String, id: String) async throws -> JSONObject? {
-        await waitWhileABatchIsBeingWritten()
-        if isClosed { throw JournalError.closed }
+        if backgroundLoad != nil, !isClosed, (try? StoreChange.validateTable(table)) != nil, let found = readBeforeLoad(table: table, id: id) {
+            return found
+        }
+        await waitForTables()
+        try checkReadable()
         try StoreChange.validateTable(table)
         return tables.item(table: table, id: id)
     }
 
     /// ``read(table:id:)``, decoded as `Model` straight from the item's packed form. Never touches the disk.
     package func readModel<Model: Decodable & Sendable>(_ type: Model.Type, table: String, id: String) async throws -> Model? {
-        await waitWhileABatchIsBeingWritten()
-        if isClosed { throw JournalError.closed }
+        await waitForTables()
+        try checkReadable()
         try StoreChange.validateTable(table)
         return try tables.model(Model.self, table: table, id: id)
     }
 
     /// ``read(_:)``, each item decoded as `Model`. Never touches the disk.
     package func readModels<Model: Decodable & Sendable>(_ type: Model.Type, _ query: Query) async throws -> [Model] {
-        await waitWhileABatchIsBeingWritten()
-        if isClosed { throw JournalError.closed }
+        await waitForTables()
+        try checkReadable()
         tables.foldIndexes(of: query.table)
         return try tables.models(Model.self, query)
     }
@@ -150,8 +159,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func explain(_ query: Query) async throws -> QueryPlan {
-        await waitWhileABatchIsBeingWritten()
-        if isClosed { throw JournalError.closed }
+        await waitForTables()
+        try checkReadable()
         tables.foldIndexes(of: query.table)
         return try tables.explain(query)
     }
@@ -159,8 +168,11 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     /// The items matching `query`, with the local query rules. Never touches the disk.
     /// - Throws: ``JournalError/closed`` after ``close()``; ``DataSourceError`` for an invalid query.
     public func read(_ query: Query) async throws -> QueryResult {
-        await waitWhileABatchIsBeingWritten()
-        if isClosed { throw JournalError.closed }
+        if backgroundLoad != nil, !isClosed, (try? StoreChange.validateTable(query.table)) != nil, let answer = answerBeforeLoad(query) {
+            return answer
+        }
+        await waitForTables()
+        try checkReadable()
         tables.foldIndexes(of: query.table)
         return try tables.read(query)
     }
@@ -189,6 +201,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
 
     /// Applies the batch; `holdsTurn` for the transaction holding the store, every other apply waits for it.
     func apply(_ changes: [StoreChange], sync: Bool, holdsTurn: Bool = false) async throws {
+        await waitForTables()
         if !holdsTurn { await waitWhileATransactionHolds() }
         try checkWritable()
         // The batch is checked while its record is written (`JournalPayload`); one that resolves a filter first is
@@ -207,7 +220,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     public func close() async throws {
         if isClosed { return }
         isClosed = true
-        while !pipeline.isDrained || isCompacting || batchBeingWritten { await waitUntilIdle() }
+        while !pipeline.isDrained || isCompacting || batchBeingWritten || backgroundLoad != nil { await waitUntilIdle() }
         if options.automaticCompaction, failure == nil, journalRecords > 0, journalSize >= Self.compactionOnCloseBytes {
             try? await compact(closing: true)
         }
@@ -237,7 +250,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
 
     /// Counters describing the store's files and tables.
     public func statistics() async -> JournalStatistics {
-        await waitWhileABatchIsBeingWritten()
+        await waitForTables()
         var counts: [String: Int] = [:]
         for name in tables.tableNames { counts[name] = tables.count(table: name) }
         return JournalStatistics(generation: manifest.generation, journalBytes: journalSize, snapshotBytes: snapshotBytes,
@@ -249,7 +262,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     // MARK: - Shared steps
 
     func checkWritable() throws(JournalError) {
-        if isClosed { throw JournalError.closed }
+        try checkReadable()
         if let failure { throw failure }
     }
 

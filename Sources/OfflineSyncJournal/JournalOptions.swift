@@ -34,6 +34,14 @@ public struct JournalOptions: Sendable {
     /// ``JournalError/notEncrypted(directory:)``; none of them changes a file. ``JournalDataSource/rekey(to:)``
     /// encrypts, re-keys or decrypts a store.
     public var cipher: (any StoreCipher)?
+    /// Whether the open returns before the snapshot is loaded; default false. When true, and the snapshot has its
+    /// lookup file (a plaintext store compacted by this version; an encrypted store always loads first), the open
+    /// reads the journals since the snapshot and the lookup file's header only, so its cost no longer grows with the
+    /// store. Until the snapshot is loaded (in the background), point reads and the queries that one index serves in
+    /// their order are answered from the lookup file and the snapshot's lines they need, each line checked against its
+    /// checksum; every other call waits for the load. Damage anywhere in the snapshot is then thrown by the calls after
+    /// the load (``JournalDataSource/waitUntilLoaded()`` tells at once), not by the open.
+    public var loadsSnapshotInBackground = false
     /// Records of at least this many bytes are written and synced on the store's write queue while the batch is
     /// applied to the tables (``JournalDataSource/appendApplying(_:sync:changes:packed:entriesAside:)``); tests lower it
     /// to take that path with small batches.

@@ -285,6 +285,23 @@ enum SnapshotReader {
         case invalid
     }
 
+    /// The figures of the snapshot's header line alone (no item read, no table built), for a store that loads the
+    /// snapshot later.
+    static func header(_ source: SnapshotSource, path: String) throws(JournalError) -> SnapshotContents {
+        var length = 4_096
+        while true {
+            let bytes = try source.read(0..<min(length, source.count))
+            if let newline = bytes.firstIndex(of: 0x0A) {
+                let header: Result<SnapshotContents, JournalError> = bytes.withUnsafeBytes { raw in
+                    Result { () throws(JournalError) in try SnapshotLayout.header(UnsafeRawBufferPointer(rebasing: raw[0..<newline]), path: path) }
+                }
+                return try header.get()
+            }
+            guard length < source.count else { throw invalid(path, 0, "no header line") }
+            length *= 2
+        }
+    }
+
     static func invalid(_ path: String, _ offset: Int, _ reason: String) -> JournalError {
         .invalidSnapshot(file: path, offset: Int64(offset), reason: reason)
     }

@@ -20,11 +20,28 @@ enum SnapshotWriter {
     /// How many bytes are gathered before each write.
     static let writeBytes = 1 << 20
 
+    /// Where each item line of a written snapshot lies, per table, with the slot it was written from: what its
+    /// lookup file is made of (``SnapshotLookupFile``).
+    struct WrittenLines: Sendable {
+        var tables: [(name: String, locations: [SnapshotLookupFile.Location], slots: [Int32])] = []
+        /// The checksum in the snapshot's last line.
+        var crc: UInt32 = 0
+    }
+
     /// Streams `tables` into the new file `path` (mode 0600) and syncs it; returns the file size. With `sealing` the
     /// file is a ``SealedSnapshotFile`` of the same plaintext.
     /// Does not rename it: the caller renames it into place and syncs the directory.
     static func write(_ tables: TableSet, generation: Int64, lastSequence: Int64, to path: String,
                       sealing: JournalSealing? = nil, fileSystem: any FileSystem) throws(JournalError) -> Int64 {
+        var lines: WrittenLines?
+        return try write(tables, generation: generation, lastSequence: lastSequence, to: path, sealing: sealing,
+                         fileSystem: fileSystem, lines: &lines)
+    }
+
+    /// ``write(_:generation:lastSequence:to:sealing:fileSystem:)``, noting in `lines`, unless it is nil, where each
+    /// item line lies in the file.
+    static func write(_ tables: TableSet, generation: Int64, lastSequence: Int64, to path: String,
+                      sealing: JournalSealing?, fileSystem: any FileSystem, lines: inout WrittenLines?) throws(JournalError) -> Int64 {
         if fileSystem.fileExists(path) { try fileSystem.remove(path) }
         let file = try fileSystem.open(path, mode: .createNew)
         defer { fileSystem.close(file) }
@@ -32,12 +49,14 @@ enum SnapshotWriter {
         let itemCount = tables.itemCount
         var output = Output()
         var crc: UInt32 = 0
+        var flushed = 0
         var sink = SealedSnapshotFile.Sink(file: file, fileSystem: fileSystem, sealing: sealing, generation: generation)
         func flush() throws(JournalError) {
             try output.withBytes { (bytes) throws(JournalError) in
                 crc = CRC32C.checksum(bytes, continuing: crc)
                 try sink.write(bytes)
             }
+            flushed += output.count
             output.count = 0
         }
         output.append(headerOpening.utf8)
@@ -50,14 +69,23 @@ enum SnapshotWriter {
             output.append(nameText)
             output.append(":[\n".utf8)
             var first = true
-            try tables.forEachItemText(table: name) { (text) throws(JournalError) in
+            var locations: [SnapshotLookupFile.Location] = [], slots: [Int32] = []
+            try tables.forEachItemText(table: name) { (slot, text) throws(JournalError) in
                 let separator = output.count
                 if !first { output.append(",\n".utf8) }
+                let start = output.count
                 // An item whose bytes are not a packed object is left out, as a free slot is.
                 guard output.append(text) else { return output.count = separator }
                 first = false
+                if lines != nil {
+                    let length = output.count - start
+                    locations.append(SnapshotLookupFile.Location(offset: flushed + start, length: length,
+                                                                 crc: output.checksum(from: start)))
+                    slots.append(slot)
+                }
                 if output.count >= writeBytes { try flush() }
             }
+            lines?.tables.append((name, locations, slots))
             output.append((tableIndex == names.count - 1 ? "\n]\n" : "\n],\n").utf8)
         }
         try flush()
@@ -65,6 +93,7 @@ enum SnapshotWriter {
         output.append(LineFraming.hex(crc).utf8)
         output.append("\"}\n".utf8)
         try output.withBytes { (bytes) throws(JournalError) in try sink.write(bytes) }
+        lines?.crc = crc
         let size = try sink.finish()
         try fileSystem.sync(file)
         return size
@@ -89,6 +118,11 @@ enum SnapshotWriter {
             }
             count += written
             return true
+        }
+
+        /// The CRC-32C of the bytes from `start` on.
+        func checksum(from start: Int) -> UInt32 {
+            storage.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<count])) }
         }
 
         func withBytes<Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {

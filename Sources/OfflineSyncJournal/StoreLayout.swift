@@ -19,15 +19,30 @@ struct StoreLayout: Sendable {
     /// Where the snapshot of `generation` is written before it is renamed into place.
     func snapshotTemporaryPath(_ generation: Int64) -> String { snapshotPath(generation) + ".tmp" }
 
+    /// The lookup file of the snapshot of `generation` (``SnapshotLookupFile``).
+    func lookupPath(_ generation: Int64) -> String { directory + "/" + Self.lookupName(generation) }
+
     static func journalName(_ generation: Int64) -> String { "journal.\(generation).jsonl" }
     static func snapshotName(_ generation: Int64) -> String { "snapshot.\(generation).json" }
+    static func lookupName(_ generation: Int64) -> String { "snapshot.\(generation).lookup" }
+
+    /// The files the store keeps under `manifest`: its journals, its snapshot and the snapshot's lookup file.
+    static func keptNames(_ manifest: Manifest) -> Set<String> {
+        var keep = Set(manifest.journals.map(journalName))
+        if let snapshot = manifest.snapshot {
+            keep.insert(snapshotName(snapshot))
+            keep.insert(lookupName(snapshot))
+        }
+        return keep
+    }
 
     /// Whether `name` is a file the store writes (journal, snapshot, temporary file), as opposed to files kept
     /// aside (`*.broken`) or foreign files, which the store never deletes.
     static func isStoreFile(_ name: String) -> Bool {
         if name.hasSuffix(".broken") { return false }
         if name.hasSuffix(".tmp") { return true }
-        return (name.hasPrefix("journal.") && name.hasSuffix(".jsonl")) || (name.hasPrefix("snapshot.") && name.hasSuffix(".json"))
+        return (name.hasPrefix("journal.") && name.hasSuffix(".jsonl"))
+            || (name.hasPrefix("snapshot.") && (name.hasSuffix(".json") || name.hasSuffix(".lookup")))
     }
 
     init(directory: String) {

@@ -31,8 +31,10 @@ struct StoreReading: Sendable {
     ///   missing data files are reported in the result.
     /// The manifest and the journals are read on `files`, and the snapshot opened there; the snapshot's blocks are
     /// read beside their parsing (``SnapshotSource``).
+    /// Without `snapshotLoaded`, only the snapshot's header is read (its figures, no item).
     static func read(_ layout: StoreLayout, fileSystem: any FileSystem, files: BlockingFileWork, collectBatches: Bool,
-                     indexes: [IndexDefinition] = [], sealing: JournalSealing? = nil) async throws(JournalError) -> StoreReading {
+                     indexes: [IndexDefinition] = [], sealing: JournalSealing? = nil,
+                     snapshotLoaded: Bool = true) async throws(JournalError) -> StoreReading {
         let manifest = try await files.run { () throws(JournalError) in try Manifest.read(layout.manifestPath, fileSystem: fileSystem) }
         try manifest.checkKey(sealing, directory: layout.directory)
         var reading = StoreReading(manifest: manifest)
@@ -49,7 +51,8 @@ struct StoreReading: Sendable {
                 }
                 reading.snapshotBytes = Int64(size)
                 // Its blocks are read where they are parsed: each on `files` cost W4 1.2 to 1.5 times the time.
-                let snapshot = try await SnapshotReader.read(opened, path: path, indexes: indexes)
+                let snapshot = snapshotLoaded ? try await SnapshotReader.read(opened, path: path, indexes: indexes)
+                    : try SnapshotReader.header(opened, path: path)
                 guard snapshot.generation == generation else {
                     throw JournalError.invalidSnapshot(file: path, offset: 0, reason: "it holds generation \(snapshot.generation), not \(generation)")
                 }

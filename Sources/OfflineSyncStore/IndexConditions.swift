@@ -135,3 +135,27 @@ struct RangeBounds {
     /// The conjuncts the bounds decide exactly: an entry within the bounds satisfies them.
     var consumed: Set<Int> = []
 }
+
+/// The entries of an index a walk covers: those at or after `lower` and before `upper`, each compared by its first
+/// bytes as long as the bound (so a bound of encoded values covers every entry that starts with them).
+struct EntryBounds {
+    var lower: [UInt8]
+    var lowerInclusive: Bool
+    var upper: [UInt8]
+    var upperInclusive: Bool
+
+    /// The bounds of the entries that start with `prefix` (encoded values) and, with `range`, whose next value lies
+    /// within its bounds (and is of their kind); nil when they cover the whole index (no prefix, no range).
+    init?(after prefix: [UInt8], _ range: RangeBounds?) {
+        guard let range, let kind = range.kind else {
+            guard !prefix.isEmpty else { return nil }
+            (lower, lowerInclusive, upper, upperInclusive) = (prefix, true, prefix, true)
+            return
+        }
+        lower = prefix + (range.lower?.bytes ?? [kind])
+        upper = prefix + (range.upper?.bytes ?? [kind + 1])
+        lowerInclusive = range.lower?.inclusive ?? true
+        upperInclusive = range.upper?.inclusive ?? false
+    }
+}
+

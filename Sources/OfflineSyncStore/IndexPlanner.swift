@@ -164,13 +164,8 @@ struct IndexPlanner {
     /// The positions of `index` whose entries start with `prefix` (encoded values) and, with `range`, whose next
     /// value lies within its bounds (and is of their kind).
     private static func positions(in index: TableIndex, after prefix: [UInt8], _ range: RangeBounds?) -> Range<Int> {
-        guard let range, let kind = range.kind else {
-            return prefix.isEmpty ? 0..<index.count : index.positions(from: prefix, to: prefix)
-        }
-        var lower = prefix, upper = prefix
-        lower.append(contentsOf: range.lower?.bytes ?? [kind])
-        upper.append(contentsOf: range.upper?.bytes ?? [kind + 1])
-        return index.positions(from: lower, inclusive: range.lower?.inclusive ?? true, to: upper, inclusive: range.upper?.inclusive ?? false)
+        guard let bounds = EntryBounds(after: prefix, range) else { return 0..<index.count }
+        return index.positions(from: bounds.lower, inclusive: bounds.lowerInclusive, to: bounds.upper, inclusive: bounds.upperInclusive)
     }
 }
 

@@ -30,12 +30,13 @@ public struct TableSet: Sendable {
     /// Calls `body` with the JSON text of every item of `table` (one line), to be written out: in the order of the
     /// table's first index when it has one (so that a snapshot loaded back gets that index's entries already in
     /// order, leaving its sort nothing to do), else in unspecified order.
-    package func forEachItemText<Failure: Error>(table: String, _ body: (ItemText) throws(Failure) -> Void) throws(Failure) {
+    /// `body` is given the slot of each item too (for ``lookupEntries(table:written:)``).
+    package func forEachItemText<Failure: Error>(table: String, _ body: (Int32, ItemText) throws(Failure) -> Void) throws(Failure) {
         guard let items = tables[table] else { return }
         func emit(_ slot: Int32) throws(Failure) {
             let outcome: Result<Void, Failure> = items.withText(of: slot) { text in
                 guard let text else { return .success(()) }
-                do throws(Failure) { try body(text) } catch { return .failure(error) }
+                do throws(Failure) { try body(slot, text) } catch { return .failure(error) }
                 return .success(())
             }
             try outcome.get()

@@ -33,9 +33,17 @@ protocol BenchStoreFactory: Sendable {
     var persistsAcrossProcesses: Bool { get }
     /// Opens, creating it if needed, the store kept in `directory`, keeping `indexes`.
     func open(directory: URL, durability: BenchDurability, indexes: [IndexDefinition]) async throws -> BenchStore
+    /// Opens the store kept in `directory` as W8 measures it: ready for its first answers as soon as the store can
+    /// give them (before the whole store is loaded, when the store can do so).
+    func openForFirstAnswers(directory: URL) async throws -> BenchStore
 }
 
 extension BenchStoreFactory {
+    /// A store that has no earlier answers opens as for any other workload.
+    func openForFirstAnswers(directory: URL) async throws -> BenchStore {
+        try await open(directory: directory, durability: .always)
+    }
+
     /// Opens the store kept in `directory` with the index of W3 to W7 (``benchIndexes``).
     func open(directory: URL, durability: BenchDurability) async throws -> BenchStore {
         try await open(directory: directory, durability: durability, indexes: benchIndexes)

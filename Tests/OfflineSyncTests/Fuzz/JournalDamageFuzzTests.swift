@@ -81,6 +81,33 @@ struct JournalDamageFuzzTests {
         if let last = present.max() { #expect(present == Array(1...last), "\(label): holds \(present), not a prefix") }
     }
 
+    /// Opens the damaged store at `directory` before its snapshot loads (``JournalOptions/loadsSnapshotInBackground``):
+    /// each item a read gives is the one written, whatever the damage (a read may throw instead), and once loaded the
+    /// store holds what the eager open held (`eagerlyPresent`, nil when that open refused the store).
+    static func expectNoWrongAnswerBeforeTheLoad(_ directory: TemporaryDirectory, cipher: (any StoreCipher)?,
+                                                 eagerlyPresent: [Int]?, _ label: String) async throws {
+        let store: JournalDataSource
+        do {
+            store = try await EncryptedStore.open(directory.storePath, cipher: cipher) { $0.loadsSnapshotInBackground = true }
+        } catch is JournalError {
+            #expect(eagerlyPresent == nil, "\(label): opened eagerly, refused before the load")
+            return
+        }
+        for n in 1...batches {
+            guard case .upsert(_, let expected) = Sample.batch(n)[0] else { continue }
+            for item in expected {
+                guard let id = item["id"]?.stringValue, let stored = (try? await store.read(table: "T", id: id)) ?? nil else { continue }
+                #expect(stored == item, "\(label): before the load, batch \(n) holds \(stored), never written")
+            }
+        }
+        if (try? await store.waitUntilLoaded()) != nil {
+            #expect(try await intactBatches(store, label + " loaded in the background") == eagerlyPresent, "\(label)")
+        } else {
+            #expect(eagerlyPresent == nil, "\(label): the eager open gave \(eagerlyPresent ?? []), the load failed")
+        }
+        try? await store.close()
+    }
+
     /// Plaintext and encrypted: a sealed record or block that fails authentication is damage like any other.
     @Test(arguments: [false, true])
     func damagedStoresOpenToAPrefixOrRefuseAndRepairAlwaysOpens(encrypted: Bool) async throws {
@@ -98,9 +125,11 @@ struct JournalDamageFuzzTests {
             let label = "\(encrypted ? "encrypted " : "")case \(index)"
 
             let verification = try? await JournalDataSource.verify(directory: directory.store, cipher: cipher)
+            var eagerlyPresent: [Int]?
             do {
                 let store = try await EncryptedStore.open(directory.storePath, cipher: cipher)
                 let present = try await Self.intactBatches(store, label)
+                eagerlyPresent = present
                 Self.expectPrefix(present, label)
                 if verification?.isSound == true { #expect(present.count == Self.batches, "\(label): verify found no problem, open lost batches") }
                 try await store.close()
@@ -110,6 +139,8 @@ struct JournalDamageFuzzTests {
             } catch {
                 Issue.record("\(label): open threw an untyped error: \(error)")
             }
+
+            try await Self.expectNoWrongAnswerBeforeTheLoad(directory, cipher: cipher, eagerlyPresent: eagerlyPresent, label)
 
             do {
                 _ = try await JournalDataSource.repair(directory: directory.store, cipher: cipher)

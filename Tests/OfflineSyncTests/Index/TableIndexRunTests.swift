@@ -120,7 +120,7 @@ struct TableIndexRunTests {
 
         // A snapshot writes the items in the index's order, the run merged in.
         var order: [String] = []
-        indexed.forEachItemText(table: "R") { text in
+        indexed.forEachItemText(table: "R") { _, text in
             var line = [UInt8](repeating: 0, count: text.lengthBound)
             let length = line.withUnsafeMutableBufferPointer { text.write(to: $0) } ?? 0
             let parsed = line.withUnsafeBufferPointer { try? JSONReader.parse(UnsafeBufferPointer(rebasing: $0[..<length])) }

@@ -10,77 +10,17 @@ import Testing
 /// wherever it is released.
 struct BlockingFileWorkTests {
     /// The disk, noting each call made outside a ``BlockingFileWork``.
-    final class EscapeRecordingFileSystem: FileSystem, @unchecked Sendable {
-        private let disk = POSIXFileSystem()
+    final class EscapeRecordingFileSystem: ObservedFileSystem, @unchecked Sendable {
         private let lock = NSLock()
         private var recorded: [String] = []
 
         /// The calls made outside a ``BlockingFileWork``, each as "operation path".
         var escapes: [String] { lock.withLock { recorded } }
 
-        private func note(_ operation: String, _ path: String) {
+        override func observe(_ operation: String, _ path: String, bytes: Int) {
             guard !BlockingFileWork.isRunningFileWork else { return }
             let name = path.split(separator: "/").last.map(String.init) ?? path
             lock.withLock { recorded.append("\(operation) \(name)") }
-        }
-
-        func open(_ path: String, mode: OpenMode) throws(JournalError) -> FileDescriptor {
-            note("open", path)
-            return try disk.open(path, mode: mode)
-        }
-        func close(_ file: FileDescriptor) {
-            disk.close(file)
-        }
-        func size(_ file: FileDescriptor) throws(JournalError) -> Int64 {
-            note("size", file.path)
-            return try disk.size(file)
-        }
-        func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(JournalError) -> Int {
-            note("read", file.path)
-            return try disk.read(file, into: buffer, at: offset)
-        }
-        func write(_ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(JournalError) -> Int {
-            note("write", file.path)
-            return try disk.write(file, bytes, at: offset)
-        }
-        func sync(_ file: FileDescriptor) throws(JournalError) {
-            note("sync", file.path)
-            try disk.sync(file)
-        }
-        func truncate(_ file: FileDescriptor, to length: Int64) throws(JournalError) {
-            note("truncate", file.path)
-            try disk.truncate(file, to: length)
-        }
-        func rename(_ source: String, to destination: String) throws(JournalError) {
-            note("rename", source)
-            try disk.rename(source, to: destination)
-        }
-        func remove(_ path: String) throws(JournalError) {
-            note("remove", path)
-            try disk.remove(path)
-        }
-        func syncDirectory(_ path: String) throws(JournalError) {
-            note("syncDirectory", path)
-            try disk.syncDirectory(path)
-        }
-        func makeDirectory(_ path: String) throws(JournalError) {
-            note("makeDirectory", path)
-            try disk.makeDirectory(path)
-        }
-        func contentsOfDirectory(_ path: String) throws(JournalError) -> [String] {
-            note("contentsOfDirectory", path)
-            return try disk.contentsOfDirectory(path)
-        }
-        func fileExists(_ path: String) -> Bool {
-            note("fileExists", path)
-            return disk.fileExists(path)
-        }
-        func lockExclusively(_ file: FileDescriptor) throws(JournalError) -> Bool {
-            note("lockExclusively", file.path)
-            return try disk.lockExclusively(file)
-        }
-        func unlock(_ file: FileDescriptor) {
-            disk.unlock(file)
         }
     }
 
@@ -158,4 +98,21 @@ struct BlockingFileWorkTests {
         try await reopened.close()
         #expect(fileSystem.escapes == [])
     }
+
+    @Test func noFileCallOfAStoreOpenedBeforeItsSnapshotLoadsEscapes() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var random = SeededRandom(seed: 31)
+        var plain = TableSet()
+        try await LazyOpenTests.fill(directory, &random, &plain, batches: 6, compactedAfter: 6)
+        let fileSystem = EscapeRecordingFileSystem()
+        let store = try await JournalDataSource(path: directory.storePath, options: LazyOpenTests.options(lazily: true),
+                                                fileSystem: fileSystem)
+        _ = try await store.read(table: "R", id: "i1")
+        _ = try await store.read(Query(table: "R", filter: Field("a") == 1, orderBy: [.ascending("b")], top: 5))
+        try await store.waitUntilLoaded()
+        try await store.close()
+        #expect(fileSystem.escapes == [])
+    }
 }
+

@@ -36,7 +36,7 @@ struct JournalCompactionTests {
         #expect(await reopened.statistics().generation == 4)
         try await reopened.close()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
-        #expect(names == ["CURRENT", "journal.4.jsonl", "lock", "snapshot.4.json"])
+        #expect(names == ["CURRENT", "journal.4.jsonl", "lock", "snapshot.4.json", "snapshot.4.lookup"])
     }
 
     @Test func aSnapshotListsItemsInTheOrderOfTheirTablesFirstIndex() async throws {
@@ -348,7 +348,7 @@ struct JournalCompactionTests {
         fileSystem.openGate()
         try await store.close()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.storePath).sorted()
-        #expect(names == ["CURRENT", "journal.2.jsonl", "lock", "snapshot.2.json"])
+        #expect(names == ["CURRENT", "journal.2.jsonl", "lock", "snapshot.2.json", "snapshot.2.lookup"])
         let reopened = try await JournalDataSource.open(directory.storePath)
         for n in 1...6 { #expect(try await Sample.holds(reopened, batch: n)) }
         #expect(await reopened.statistics().journalRecords == 3)

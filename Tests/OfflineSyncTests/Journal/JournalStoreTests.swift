@@ -117,7 +117,7 @@ struct JournalStoreTests {
         #expect(try mode(nested.path) == 0o700)
         #expect(try mode(directory.url.appendingPathComponent("a").path) == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: nested.path).sorted()
-        #expect(names == ["CURRENT", "journal.2.jsonl", "lock", "snapshot.2.json"])
+        #expect(names == ["CURRENT", "journal.2.jsonl", "lock", "snapshot.2.json", "snapshot.2.lookup"])
         for name in names { #expect(try mode(nested.path + "/" + name) == 0o600, "\(name)") }
     }
 

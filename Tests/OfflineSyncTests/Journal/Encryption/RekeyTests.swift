@@ -69,7 +69,7 @@ struct RekeyTests {
         try await store.close()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.storePath)
             .filter { $0.hasPrefix("journal.2") || $0.hasPrefix("snapshot.2") }.sorted()
-        #expect(leftovers == ["journal.2.jsonl", "snapshot.2.json"])
+        #expect(leftovers == ["journal.2.jsonl", "snapshot.2.json", "snapshot.2.lookup"], "the plaintext snapshot's lookup file too")
         #expect(try EncryptedStore.leaks(of: Self.secret, at: directory.storePath) != [])
 
         let opening = FaultInjectingFileSystem()
