@@ -73,6 +73,28 @@ struct JournalFixtureTests {
         try await store.close()
     }
 
+    /// A store written before lookup files existed opens with the snapshot loaded first, even when asked to load it in
+    /// the background; its next compaction writes the lookup file, and the open after it answers before the load.
+    @Test func aStoreWithoutALookupFileOpensAsBeforeAndGetsOneAtItsNextCompaction() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try copy("valid", to: directory)
+        var options = JournalOptions()
+        options.loadsSnapshotInBackground = true
+        let store = try await JournalDataSource(directory: directory.store, options: options)
+        #expect(await store.backgroundLoad == nil)
+        let items = expected([Self.batchA, Self.batchB, Self.batchC, Self.batchD])
+        #expect(try await contents(store) == items)
+        try await store.compact()
+        try await store.close()
+        #expect(FileManager.default.fileExists(atPath: directory.storePath + "/snapshot.3.lookup"))
+        let reopened = try await JournalDataSource(directory: directory.store, options: options)
+        #expect(try await reopened.read(table: "TodoItem", id: "t2")?["text"] == "call Bob")
+        try await reopened.waitUntilLoaded()
+        #expect(try await contents(reopened) == items)
+        try await reopened.close()
+    }
+
     @Test func tornTailFixtureOpensWithTheCommittedPrefix() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
