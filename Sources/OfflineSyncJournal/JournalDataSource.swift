@@ -35,6 +35,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     var sealing: JournalSealing?
     let fileSystem: any FileSystem
     var tables: TableSet
+    /// The reader of typed reads' decodes, reused from one to the next.
+    let modelReaders = PackedObjectReaders()
     var lock: OwnedFile?
     var journal: OwnedFile
     /// Where the newest journal's records end, and the zeros written ahead of them.
@@ -145,7 +147,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
         await waitForTables()
         try checkReadable()
         try StoreChange.validateTable(table)
-        return try tables.model(Model.self, table: table, id: id)
+        return try tables.model(Model.self, table: table, id: id, reusing: modelReaders)
     }
 
     /// ``read(_:)``, each item decoded as `Model`. Never touches the disk.
@@ -153,7 +155,7 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
         await waitForTables()
         try checkReadable()
         tables.foldIndexes(of: query.table)
-        return try tables.models(Model.self, query)
+        return try tables.models(Model.self, query, reusing: modelReaders)
     }
 
     /// How ``read(_:)`` answers `query`: the index it walks, or a scan, and why. Never touches the disk.

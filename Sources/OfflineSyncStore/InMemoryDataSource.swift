@@ -9,6 +9,8 @@ public import OfflineSyncCore
 public actor InMemoryDataSource: SyncContextDataSource, TransactionHost, ModelDecodingDataSource {
     private var tables = TableSet()
     private var turns = TransactionTurns()
+    /// The reader of typed reads' decodes, reused from one to the next.
+    private let modelReaders = PackedObjectReaders()
 
     /// Creates an empty store.
     public init() {}
@@ -43,13 +45,13 @@ public actor InMemoryDataSource: SyncContextDataSource, TransactionHost, ModelDe
     /// ``read(table:id:)``, decoded as `Model` straight from the item's packed form.
     package func readModel<Model: Decodable & Sendable>(_ type: Model.Type, table: String, id: String) async throws -> Model? {
         try StoreChange.validateTable(table)
-        return try tables.model(Model.self, table: table, id: id)
+        return try tables.model(Model.self, table: table, id: id, reusing: modelReaders)
     }
 
     /// ``read(_:)``, each item decoded as `Model`.
     package func readModels<Model: Decodable & Sendable>(_ type: Model.Type, _ query: Query) async throws -> [Model] {
         tables.foldIndexes(of: query.table)
-        return try tables.models(Model.self, query)
+        return try tables.models(Model.self, query, reusing: modelReaders)
     }
 
     /// Validates the whole batch, then applies all of it; nothing changes when it throws.

@@ -97,8 +97,7 @@ struct ItemTable: Sendable {
                 found = item
                 return true
             }
-            guard let stored = storedID(of: slot) else { return false }
-            return ItemID.haveSameKey(stored, id)
+            return hasID(in: slot, sameKeyAs: id)
         }
         return slot.map { ($0, found) }
     }
@@ -106,6 +105,20 @@ struct ItemTable: Sendable {
     /// The slot of the item whose key is `key`, with the item itself when `decoding`, or nil.
     private func locate(key: String, hash: UInt32, decoding: Bool) -> (slot: Int32, item: JSONObject?)? {
         decoding ? find(key: key, hash: hash).map { ($0.slot, $0.item) } : slot(ofKey: key, hash: hash).map { ($0, nil) }
+    }
+
+    /// Whether the item in `slot` has an id with the same key as `id` (``ItemID/haveSameKey(_:_:)``), compared where
+    /// it is packed when both are printable ASCII (no string is built), and read out otherwise.
+    private func hasID(in slot: Int32, sameKeyAs id: String) -> Bool {
+        var id = id
+        let same = id.withUTF8 { id in
+            withPacked(slot) { packed in
+                packed.flatMap { PackedObject.withUTF8(of: "id", in: $0, shape: shape) { ItemID.sameKey(printableASCII: $0, id) } }
+            }
+        }
+        if let same { return same }
+        guard let stored = storedID(of: slot) else { return false }
+        return ItemID.haveSameKey(stored, id)
     }
 
     /// The id of the item in `slot`, read from its packed form without building the other members.

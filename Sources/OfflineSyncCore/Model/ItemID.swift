@@ -93,7 +93,7 @@ public enum ItemID {
 
     /// Whether the ids or keys whose UTF-8 is `first` and `second` have the same ``key(_:)``, when both are
     /// printable ASCII (U+0020–U+007F), whose key is the text lower-cased; nil when one of them is not.
-    static func sameKey(printableASCII first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool? {
+    package static func sameKey(printableASCII first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool? {
         var same = first.count == second.count
         for position in 0..<min(first.count, second.count) {
             let one = first[position], other = second[position]

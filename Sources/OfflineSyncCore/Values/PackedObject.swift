@@ -139,6 +139,19 @@ package enum PackedObject {
         return shape.instantiate { _ in PackedValue.read(bytes, at: &offset) }
     }
 
+    /// What `body` answers for the UTF-8 bytes of the string `field` holds in the object packed in `bytes` with
+    /// `shape`, without building the string or the rest of the object; nil when the object is not packed with
+    /// `shape` or `field` holds no string there.
+    package static func withUTF8(of field: String, in bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?,
+                                 _ body: (UnsafeBufferPointer<UInt8>) -> Bool?) -> Bool? {
+        guard bytes.first == shaped, let shape, let position = shape.position(of: field, trying: 0) else { return nil }
+        var offset = 1
+        for _ in 0..<position {
+            guard PackedValue.skip(bytes, at: &offset) != nil else { return nil }
+        }
+        return PackedValue.withUTF8(bytes, at: offset, body)
+    }
+
     /// The value of `field` in the object packed in `bytes` with `shape` (null when it has none), without building
     /// the rest of it or any array; nil when the bytes are not a packed object.
     package static func value(of field: String, in bytes: UnsafeRawBufferPointer, shape: JSONObjectShape?) -> JSONValue? {

@@ -176,10 +176,32 @@ package enum PackedValue {
             return value
         default:
             offset -= 1
-            guard let length = textLength(bytes, at: offset) else { return nil }
-            return .string(String(unsafeUninitializedCapacity: length) { buffer in
-                writeText(bytes, at: &offset, into: UnsafeMutableRawBufferPointer(buffer))
-            })
+            return string(bytes, at: &offset).map(JSONValue.string)
+        }
+    }
+
+    /// The string packed at `offset` in `bytes` (in any of its forms), with `offset` moved past it; nil, `offset`
+    /// unmoved, when no string is packed there.
+    static func string(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> String? {
+        guard offset < bytes.count, let length = textLength(bytes, at: offset) else { return nil }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            writeText(bytes, at: &offset, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+    }
+
+    /// What `body` answers for the UTF-8 bytes of the string packed at `offset` in `bytes`: lent in place, or written
+    /// out on the stack from a shorter form; builds no string. Nil when no string is packed there.
+    static func withUTF8(_ bytes: UnsafeRawBufferPointer, at offset: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Bool?) -> Bool? {
+        guard offset < bytes.count, let length = textLength(bytes, at: offset) else { return nil }
+        if bytes[offset] == string {
+            var start = offset + 1
+            _ = readVarint(bytes, at: &start)
+            return body(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]).assumingMemoryBound(to: UInt8.self))
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { text in
+            var position = offset
+            _ = writeText(bytes, at: &position, into: UnsafeMutableRawBufferPointer(text))
+            return body(UnsafeBufferPointer(text))
         }
     }
 

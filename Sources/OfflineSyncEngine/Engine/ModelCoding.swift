@@ -1,5 +1,4 @@
 import OfflineSyncCore
-import OfflineSyncStore
 
 /// Converts `Codable` models to and from ``JSONObject`` items, straight between the model and the item's tree
 /// (`JSONValueEncoder`, `JSONValueDecoder`): no JSON text in between, with the results `JSONEncoder` and
@@ -35,26 +34,6 @@ struct ModelCoding: Sendable {
     /// The error of a `Model` that failed to decode with `error`.
     func failure<Model>(_ type: Model.Type, _ error: any Error) -> SyncError {
         SyncError.modelCoding(type: "\(Model.self)", table: table, reason: "\(error)")
-    }
-
-    /// The model with `id` in the table, or nil, decoded where `store` holds it (no item dictionary built on the way).
-    func model<Model: Decodable & Sendable>(_ type: Model.Type, id: String,
-                                            in store: any ModelDecodingDataSource) async throws -> Model? {
-        do {
-            return try await store.readModel(Model.self, table: table, id: id)
-        } catch let error as DecodingError {
-            throw failure(Model.self, error)
-        }
-    }
-
-    /// The models matching `query`, decoded where `store` holds their items.
-    func models<Model: Decodable & Sendable>(_ type: Model.Type, _ query: Query,
-                                             in store: any ModelDecodingDataSource) async throws -> [Model] {
-        do {
-            return try await store.readModels(Model.self, query)
-        } catch let error as DecodingError {
-            throw failure(Model.self, error)
-        }
     }
 
     /// The model decoded from `item`; throws the decoder's own error (a `DecodingError` when the item does not fit).

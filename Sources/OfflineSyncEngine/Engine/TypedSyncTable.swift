@@ -25,10 +25,14 @@ public import OfflineSyncStore
 public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
     /// The untyped table underneath.
     public let table: SyncTable
+    /// Why the table's name is refused (``SyncContext/validateTable(_:)``), checked once; nil for a valid name.
+    private let nameError: SyncError?
 
     /// Wraps an untyped table.
     public init(table: SyncTable) {
         self.table = table
+        do { try SyncContext.validateTable(table.name) } catch { nameError = error; return }
+        nameError = nil
     }
 
     /// The table's name.
@@ -62,8 +66,12 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
         guard let store = table.context.modelDecodingSource else {
             return try await table.read(id: id).map { try coding.model(Model.self, from: $0) }
         }
-        try SyncContext.validateTable(name)
-        return try await coding.model(Model.self, id: id, in: store)
+        if let nameError { throw nameError }
+        do {
+            return try await store.readModel(Model.self, table: name, id: id)
+        } catch let error as DecodingError {
+            throw coding.failure(Model.self, error)
+        }
     }
 
     /// The local models matching `query`.
@@ -71,9 +79,13 @@ public struct TypedSyncTable<Model: Codable & Sendable>: Sendable {
         guard let store = table.context.modelDecodingSource else {
             return try await table.read(query).items.map { try coding.model(Model.self, from: $0) }
         }
-        try SyncContext.validateTable(name)
+        if let nameError { throw nameError }
         guard query.table == name else { throw SyncError.queryTableMismatch(table: name, queryTable: query.table) }
-        return try await coding.models(Model.self, query, in: store)
+        do {
+            return try await store.readModels(Model.self, query)
+        } catch let error as DecodingError {
+            throw coding.failure(Model.self, error)
+        }
     }
 
     /// The local models matching `filter` (all of them for nil), in `orderBy` order.

@@ -114,4 +114,36 @@ struct PackedValueTests {
             #expect(PackedValue.read(raw, at: &offset) == nil)
         }
     }
+
+    @Test func theReadersOfOneKindReadWhatReadReadsAndLeaveOtherKindsUnread() {
+        let values: [JSONValue] = [.null, true, false, 0, -1, .int(Int64.min), 1.5, -0.0, "", "s", "grüße 😀",
+                                   "BDD73226-2FEB-4E95-A8EF-E333B266F103", "2026-11-29T09:29:49.062Z", "0a1b2c3", [1], ["a": 1]]
+        for value in values {
+            var packed: [UInt8] = []
+            PackedValue.append(value, to: &packed)
+            packed.withUnsafeBytes { raw in
+                var end = 0
+                let read = PackedValue.read(raw, at: &end)
+                func expectRead<Kind: Equatable>(_ reader: (UnsafeRawBufferPointer, inout Int) -> Kind?, _ expected: Kind?) {
+                    var offset = 0
+                    let kind = reader(raw, &offset)
+                    #expect(kind == expected, "\(value)")
+                    #expect(offset == (kind == nil ? 0 : end), "\(value)")
+                }
+                expectRead(PackedValue.string, read?.stringValue)
+                expectRead(PackedValue.bool, read.flatMap { if case .bool(let flag) = $0 { flag } else { nil } })
+                expectRead(PackedValue.integer, read.flatMap { if case .int(let number) = $0 { number } else { nil } })
+                expectRead(PackedValue.number, read.flatMap { value -> Double? in
+                    switch value {
+                    case .int(let number): Double(number)
+                    case .double(let number): number
+                    default: nil
+                    }
+                })
+                expectRead({ PackedValue.null($0, at: &$1).map { true } }, read == .null ? true : nil)
+                let utf8 = PackedValue.withUTF8(raw, at: 0) { Array($0) == Array((read?.stringValue ?? "").utf8) }
+                #expect(utf8 == (read?.stringValue == nil ? nil : true), "\(value)")
+            }
+        }
+    }
 }
