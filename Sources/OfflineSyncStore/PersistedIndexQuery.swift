@@ -69,6 +69,8 @@ package struct PersistedIndexQuery: Sendable {
         }
         let skip = max(query.skip ?? 0, 0)
         let keep = query.keptMatches
+        // Without a page size every entry in the bounds is read: no need to start when they are too many.
+        if keep == nil, reads + positions.count > budget { return nil }
         var page: [JSONObject] = [], seen = 0
         for step in 0..<positions.count {
             if let keep, seen >= keep { break }

@@ -1,4 +1,4 @@
-package import OfflineSyncCore
+import OfflineSyncCore
 /// What a snapshot's lookup file holds for one table, in terms of the items' places in the snapshot (their
 /// ordinals: 0 for the table's first item line, 1 for the next, …): each item's id, hashed, and each index's order.
 /// With it, a store that has not loaded the snapshot yet finds an item by its id, or walks an index, reading only the
