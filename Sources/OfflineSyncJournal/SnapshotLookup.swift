@@ -34,15 +34,16 @@ struct SnapshotLookup: Sendable {
         guard let descriptor = try? fileSystem.open(path, mode: .readOnly) else { return nil }
         let file = OwnedFile(descriptor, fileSystem: fileSystem)
         let source = SnapshotSource(file: descriptor, path: path, count: Int((try? fileSystem.size(descriptor)) ?? 0), fileSystem: fileSystem)
-        var headerBytes = SnapshotLookupFile.pageBytes
+        var length = min(SnapshotLookupFile.pageBytes, source.count)
         var header: [UInt8] = []
         while true {
-            guard headerBytes <= source.count, let read = try? source.read(0..<headerBytes) else { return nil }
+            guard length > 0, let read = try? source.read(0..<length) else { return nil }
             if let newline = read.firstIndex(of: 0x0A) {
                 header = Array(read[0..<newline])
                 break
             }
-            headerBytes *= 2
+            guard length < source.count else { return nil }
+            length = min(length * 2, source.count)
         }
         let parsed: JSONValue? = header.withUnsafeBytes { raw in
             guard LineFraming.problem(in: raw) == nil else { return nil }
@@ -59,13 +60,14 @@ struct SnapshotLookup: Sendable {
             guard let table = Self.table(value) else { return nil }
             tables[table.name] = table
         }
-        let firstPage = (header.count + SnapshotLookupFile.pageBytes) / SnapshotLookupFile.pageBytes * SnapshotLookupFile.pageBytes
+        // The header line and its newline, padded to whole pages.
+        let pagesStart = (header.count + SnapshotLookupFile.pageBytes) / SnapshotLookupFile.pageBytes * SnapshotLookupFile.pageBytes
         let pageCount = tables.values.flatMap { [$0.locations, $0.ids] + $0.indexes.map(\.section) }
             .map { $0.firstPage + $0.pageCount }.max() ?? 0
-        guard source.count == firstPage + pageCount * SnapshotLookupFile.pageBytes else { return nil }
+        guard source.count == pagesStart + pageCount * SnapshotLookupFile.pageBytes else { return nil }
         return SnapshotLookup(generation: generation, tables: tables, file: file,
                               snapshot: SnapshotSource(file: snapshotFile.file, path: snapshotPath, count: snapshotBytes, fileSystem: fileSystem),
-                              firstPageOffset: firstPage, fileSystem: fileSystem, snapshotFile: snapshotFile)
+                              firstPageOffset: pagesStart, fileSystem: fileSystem, snapshotFile: snapshotFile)
     }
 
     private init(generation: Int64, tables: [String: SnapshotLookupFile.Table], file: OwnedFile, snapshot: SnapshotSource,
@@ -101,9 +103,6 @@ struct SnapshotLookup: Sendable {
         }
         return SnapshotLookupFile.Table(name: name, locations: locations, ids: ids, indexes: indexes)
     }
-
-    /// The indexes the lookup walks for `table`, in its order (``PersistedIndexQuery``).
-    func indexFields(table: String) -> [[String]] { tables[table]?.indexes.map(\.fields) ?? [] }
 
     // MARK: Reading
 

@@ -32,16 +32,11 @@ enum SnapshotLookupFile {
     }
 
     /// What the lookup knows of one table.
-    struct Table: Sendable, Equatable {
+    struct Table: Sendable {
         var name: String
         var locations: Section
         var ids: Section
         var indexes: [(fields: [String], section: Section)]
-
-        static func == (lhs: Table, rhs: Table) -> Bool {
-            lhs.name == rhs.name && lhs.locations == rhs.locations && lhs.ids == rhs.ids
-                && lhs.indexes.map(\.fields) == rhs.indexes.map(\.fields) && lhs.indexes.map(\.section) == rhs.indexes.map(\.section)
-        }
     }
 
     /// Where an item line lies in the snapshot.
@@ -50,9 +45,6 @@ enum SnapshotLookupFile {
         var length: Int
         var crc: UInt32
     }
-
-    /// The lookup file of `generation`'s snapshot at `path`.
-    static func path(ofSnapshot path: String) -> String { path.hasSuffix(".json") ? String(path.dropLast(5)) + ".lookup" : path + ".lookup" }
 
     /// The file's bytes for a snapshot of `snapshotBytes` bytes whose checksum is `snapshotCRC`, whose tables' item
     /// lines lie at `locations`, with each table's `entries`.
