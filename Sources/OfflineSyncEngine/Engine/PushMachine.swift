@@ -146,10 +146,12 @@ struct PushMachine: Sendable {
         }
     }
 
-    /// Operation `id` was answered with `sent`; `took` is how long the request took when sent in the loop.
-    mutating func answered(_ id: Int64, _ sent: SentOperation, took: Duration? = nil) {
+    /// Operation `id` was answered with `sent`; `took` is how long the request took when sent in the loop. `updated`
+    /// is the operation as the send left it (``SyncContext/send(_:)``), which the finish then starts from; nil: as
+    /// it was sent.
+    mutating func answered(_ id: Int64, _ sent: SentOperation, as updated: Prepared? = nil, took: Duration? = nil) {
         guard let prepared = inFlight.removeValue(forKey: id) else { return }
-        answer = (prepared, sent)
+        answer = (updated ?? prepared, sent)
         guard let took, inFlightLimit == 1 else { return }
         slowInARow = took > Self.slowRequest ? slowInARow + 1 : 0
         if slowInARow >= Self.slowRequestsToWiden {

@@ -59,7 +59,7 @@ extension SyncContext {
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
         var storeFailure: (any Error)?
         defer { mirror.markedAhead.removeAll() }
-        await withTaskGroup(of: (Int64, SentOperation).self) { group in
+        await withTaskGroup(of: (Int64, SentOperation, PreparedOperation).self) { group in
             do {
                 actions: while true {
                     switch machine.nextAction(cancelled: Task.isCancelled) {
@@ -68,13 +68,16 @@ extension SyncContext {
                     case .send(let id, let prepared, inline: true):
                         // One at a time: no child task to hand the request to and back from.
                         let started = ContinuousClock.now
-                        let sent = await send(prepared)
-                        machine.answered(id, sent, took: ContinuousClock.now - started)
+                        let (sent, updated) = await send(prepared)
+                        machine.answered(id, sent, as: updated, took: ContinuousClock.now - started)
                     case .send(let id, let prepared, inline: false):
-                        group.addTask { (id, await self.send(prepared)) }
+                        group.addTask {
+                            let (sent, updated) = await self.send(prepared)
+                            return (id, sent, updated)
+                        }
                     case .waitForAnswer:
-                        guard let (id, sent) = await group.next() else { break actions }
-                        machine.answered(id, sent)
+                        guard let (id, sent, updated) = await group.next() else { break actions }
+                        machine.answered(id, sent, as: updated)
                     case .finish(let prepared, let sent, let prepareNext):
                         let finished = try await finish(prepared, sent, schedule: &machine.schedule, prepareNext: prepareNext)
                         machine.finished(prepared.operation.id, finished.finished, next: finished.next)

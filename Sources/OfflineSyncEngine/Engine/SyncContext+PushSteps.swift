@@ -129,7 +129,19 @@ extension SyncContext {
     /// (``PushOutcome/landedEarlier(serverItem:)``) is answered by sending the pending change again over the
     /// server's version; any other 409/412 goes to the conflict handler. At most ``maximumSendRounds`` requests.
     /// Never throws: every failure is an outcome.
-    func send(_ prepared: PreparedOperation) async -> SentOperation {
+    ///
+    /// Returns the outcome with `prepared` as the send left it: a resend a conflict handler asked for is recorded in
+    /// the queue (``recordingResend(of:sending:resolving:)``: the content it sends, the server's copy as the base, the
+    /// resolved local item), and finishing the operation must start from that record, or a fold of a later write into
+    /// it would store the operation's earlier state over it.
+    func send(_ prepared: PreparedOperation) async -> (sent: SentOperation, prepared: PreparedOperation) {
+        var prepared = prepared
+        let sent = await sending(&prepared)
+        return (sent, prepared)
+    }
+
+    /// ``send(_:)``, updating `prepared.operation` with what a resend records.
+    private func sending(_ prepared: inout PreparedOperation) async -> SentOperation {
         if let problem = prepared.problem { return .failed(statusCode: nil, message: problem, serverItem: nil) }
         if prepared.operation.kind != .delete, !attachmentQueues.isEmpty,
            let problem = await attachmentsReadyToSend(table: prepared.operation.table, item: prepared.body) {
@@ -177,6 +189,7 @@ extension SyncContext {
                     // The handler's content is a new attempt: record it before it leaves (recordingResend says how).
                     do {
                         operation = try await recordingResend(of: operation, sending: item, resolving: serverItem)
+                        prepared.operation = operation
                     } catch {
                         return .failed(statusCode: nil, message: "The resend could not be recorded: \(error)", serverItem: serverItem)
                     }

@@ -158,4 +158,42 @@ struct ConflictHandlerTests {
         #expect(try await fixture.todo.read(id: "b") == nil)
         #expect(try await fixture.context.operationErrors().map(\.message) == [failure.message])
     }
+
+    /// The handler merges a 412; the merged resend lands but its answer is lost, and the user edits the item while it is
+    /// out. The operation keeps what the resend recorded (its content, and the server's copy it was merged against as
+    /// the base), so the next push sees its own merged row on the server and sends the edit over it: no second conflict.
+    @Test(arguments: StoreKind.allCases)
+    func aLostAnswerToAMergedResendIsNotAConflictAgainAfterAnEditDuringTheResend(_ kind: StoreKind) async throws {
+        let handler = FixedResolution(.useMerged(["id": "a", "text": "merged", "note": "n"]))
+        let remote = InMemoryRemote()
+        let suspending = SuspendingRemote(remote)
+        let fixture = try await EngineFixture(kind, remote: remote, wrap: { _ in suspending }, handler: handler)
+        await remote.seed([["id": "a", "text": "base", "note": "n"]], table: "TodoItem")
+        try await fixture.todo.pull()
+        await remote.serverUpdate(id: "a", table: "TodoItem", fields: ["text": "theirs"])
+        var local = try #require(try await fixture.todo.read(id: "a"))
+        local["text"] = "mine"
+        try await fixture.todo.update(local)
+        // The first PATCH meets the 412; the merged resend parks before the server, then lands and its answer is lost.
+        await suspending.suspendNext(.update, at: .beforeServer, skipping: 1)
+        await remote.loseNextResponses(1, on: .update)
+        let push = await suspending.parked { try await fixture.context.push() }
+        var merged = try #require(try await fixture.todo.read(id: "a"))
+        #expect(merged["text"] == "merged")
+        merged["note"] = "edited during the resend"
+        try await fixture.todo.update(merged)
+        await suspending.resume()
+        await #expect(throws: PushError.self) { try await push.value }
+        #expect(await remote.item(id: "a", table: "TodoItem")?["text"] == "merged")
+
+        let queued = try await fixture.operations()
+        #expect(queued.count == 1)
+        #expect(queued.first?.sentContents.contains { $0["text"] == "merged" } == true)
+        #expect(queued.first?.base?["text"] == "theirs")
+        #expect(try await fixture.context.push().pushed == 1)
+        #expect(await handler.conflicts.count == 1)
+        let server = await remote.item(id: "a", table: "TodoItem")
+        #expect(server?["text"] == "merged" && server?["note"] == "edited during the resend")
+        #expect(try await fixture.todo.read(id: "a")?["version"] == server?["version"])
+    }
 }
