@@ -152,12 +152,17 @@ extension SyncContext {
         var body = prepared.body
         var deleteVersion = SystemProperties.version(of: body)
         var lastConflict: (status: Int?, serverItem: JSONObject?) = (nil, nil)
+        // A delete of an item this device inserted, without a version from the server, reads the server's row first:
+        // that round's answer is what the row says (``readsServerRowFirst(_:version:)``).
+        var readingRowFirst = Self.readsServerRowFirst(operation, version: deleteVersion)
         for _ in 0..<Self.maximumSendRounds {
             let result: Result<JSONObject?, any Error>
             do {
                 switch kind {
                 case .insert: result = .success(try await remote.insert(body ?? [:], table: operation.table))
                 case .update: result = .success(try await remote.update(body ?? [:], table: operation.table))
+                case .delete where readingRowFirst:
+                    result = .failure(try await serverRowAnswer(forDeleteOf: operation))
                 case .delete:
                     try await remote.delete(id: operation.itemId, version: deleteVersion, table: operation.table)
                     result = .success(nil)
@@ -183,8 +188,12 @@ extension SyncContext {
                 } catch {
                     return .failed(statusCode: status, message: "The conflict handler failed: \(error)", serverItem: serverItem)
                 }
-                step = PushOutcome.step(for: resolution, kind: kind, itemId: operation.itemId, sent: body,
-                                        serverItem: serverItem, statusCode: status)
+                if readingRowFirst, case .fail = resolution {
+                    step = .record(message: Self.unseenRowMessage)
+                } else {
+                    step = PushOutcome.step(for: resolution, kind: kind, itemId: operation.itemId, sent: body,
+                                            serverItem: serverItem, statusCode: status)
+                }
                 if case .resend(let newKind, let item?, _) = step, newKind != .delete {
                     // The handler's content is a new attempt: record it before it leaves (recordingResend says how).
                     do {
@@ -211,13 +220,15 @@ extension SyncContext {
                 body = item
                 deleteVersion = version
             }
+            readingRowFirst = false
         }
         return .failed(statusCode: lastConflict.status ?? 412, message: "The conflict was still unresolved after \(Self.maximumSendRounds) requests.",
                        serverItem: lastConflict.serverItem)
     }
 
-    /// The most requests one operation sends in one push: the first, a resend over the version its own earlier
-    /// attempt produced, and the resends a conflict handler asks for.
+    /// The most requests one operation sends in one push: the first (for a delete that reads the server's row first,
+    /// that read), a resend over the version its own earlier attempt produced, and the resends a conflict handler asks
+    /// for.
     static let maximumSendRounds = 4
 
     /// Applies the outcome in one transaction (``finishing(_:_:in:)``) and records the operation's ending in

@@ -142,4 +142,60 @@ struct AttemptedInsertTests {
         #expect(error?.errors.first?.statusCode == 409)
         #expect(try await fixture.operations().map(\.kind) == [.insert])
     }
+
+    /// How an insert of `x` meets another writer's row `x` (text "theirs") on the server.
+    enum OtherWritersRow: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        /// The row was there first: the insert is answered 409.
+        case answered409
+        /// The row was there first, and the insert's answer (its 409) was lost.
+        case lost409
+        /// The insert landed and its answer was lost; then another writer changed the row.
+        case changedAfterALostAnswer
+        var testDescription: String { rawValue }
+    }
+
+    /// Queues an insert of `x` ("A") that meets another writer's row as `row` says (pushed without a conflict handler),
+    /// then a local delete of `x`.
+    private func deleteAfterAnInsertMeeting(_ row: OtherWritersRow, _ fixture: EngineFixture) async throws {
+        if row != .changedAfterALostAnswer { await fixture.remote.seed([["id": "x", "text": "theirs"]], table: "TodoItem") }
+        try await fixture.todo.insert(["id": "x", "text": "A"])
+        switch row {
+        case .answered409: break
+        case .lost409: await fixture.remote.failNext(1, with: .network("the 409 was lost"), on: .insert)
+        case .changedAfterALostAnswer: await fixture.remote.loseNextResponses(1, on: .insert)
+        }
+        await #expect(throws: PushError.self) { try await fixture.context.push() }
+        if row == .changedAfterALostAnswer {
+            await fixture.remote.serverUpdate(id: "x", table: "TodoItem", fields: ["text": "theirs"])
+        }
+        try await fixture.todo.delete(["id": "x", "text": "A"])
+        #expect(try await fixture.operations().map(\.kind) == [.delete])
+    }
+
+    @Test(arguments: StoreKind.allCases, OtherWritersRow.allCases)
+    func aDeleteAfterAnInsertMeetingAnotherWritersRowGoesToTheConflictHandler(_ kind: StoreKind, _ row: OtherWritersRow) async throws {
+        let handler = FixedResolution(.fail)
+        var fixture = try await EngineFixture(kind)
+        try await deleteAfterAnInsertMeeting(row, fixture)
+        try await fixture.restart(handler: handler)
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        #expect(await fixture.remote.item(id: "x", table: "TodoItem")?["deleted"] == false, "the other writer's row is kept")
+        #expect(await fixture.remote.requestLog.filter { $0.method == .delete && $0.ifMatch == nil }.isEmpty)
+        let conflicts = await handler.conflicts
+        #expect(conflicts.count == 1 && conflicts.first?.serverItem?["text"] == "theirs")
+        #expect(error?.errors.first?.serverItem?["text"] == "theirs")
+        #expect(try await fixture.operations().map(\.kind) == [.delete])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aDeleteOfAnotherWritersRowTheHandlerAcceptsCarriesTheVersionTheServerShowed(_ kind: StoreKind) async throws {
+        var fixture = try await EngineFixture(kind)
+        try await deleteAfterAnInsertMeeting(.answered409, fixture)
+        try await fixture.restart(handler: FixedResolution(.useClient))
+        let shown = try #require(await fixture.remote.item(id: "x", table: "TodoItem")?["version"]?.stringValue)
+        #expect(try await fixture.context.push().pushed == 1)
+        let deletes = await fixture.remote.requestLog.filter { $0.method == .delete }
+        #expect(deletes.map(\.ifMatch) == [shown])
+        #expect(await fixture.remote.item(id: "x", table: "TodoItem")?["deleted"] == true)
+    }
 }
