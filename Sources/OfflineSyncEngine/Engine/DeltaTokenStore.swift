@@ -103,7 +103,7 @@ enum DeltaTokenStore {
     }
 
     /// 128 bits as 32 lower-case hex digits: two 64-bit FNV-1a hashes with different offset bases.
-    private static func digest(_ bytes: [UInt8]) -> String {
+    static func digest(_ bytes: [UInt8]) -> String {
         func fnv1a(_ basis: UInt64) -> String {
             var hash = basis
             for byte in bytes {

@@ -1,13 +1,18 @@
 public import OfflineSyncCore
 import OfflineSyncStore
 extension SyncContext {
-    /// Drops the failed operation and the local item (the server's state wins; the local change is lost).
+    /// Drops the failed operation and the local change: the server's state wins.
+    ///
+    /// When the error carries the server's copy (``TableOperationError/serverItem``, as a 409 or 412 does), that copy
+    /// replaces the local item at once (a soft-deleted copy, or none, leaves the item deleted locally). Otherwise the
+    /// local item is deleted and the next pull of the table fetches the item by id, whatever its delta token, and
+    /// stores what the server holds; this record is stored with the resolution, so it survives a restart.
     /// - Throws: ``SyncError/operationNotFound(operationId:table:itemId:)`` when the operation is no longer
     ///   queued, ``SyncError/operationChanged(operationId:table:itemId:)`` when it changed since the error.
     public func cancelAndDiscard(_ error: TableOperationError) async throws {
         try await transaction { transaction in
             let operation = try await currentOperation(for: error)
-            transaction.stage(queue.removing(operation.id) + [.delete(table: operation.table, ids: [operation.itemId])])
+            transaction.stage(queue.removing(operation.id) + Self.serverState(error.serverItem, of: operation))
             mirror.ownVersions.forget(table: operation.table, itemId: operation.itemId)
         }
     }
@@ -63,10 +68,11 @@ extension SyncContext {
     }
 
     /// Drops a queued operation without pushing it, whether or not a push recorded an error for it: for an
-    /// operation that can never succeed, without purging its whole table. With `keepingLocalItem` false the local
-    /// item of an insert or update is deleted too; a delete's local item is gone either way. An attempted
-    /// operation (``TableOperation/attempted``) may already have reached the server: a later pull brings the
-    /// server's copy back.
+    /// operation that can never succeed, without purging its whole table. With `keepingLocalItem` true the local item
+    /// of an insert or update stays as it is (until a pull or a write changes it). Otherwise, and for a delete (whose
+    /// local item is gone), the local item goes and the server's state wins: the next pull of the table fetches the
+    /// item by id, whatever its delta token, and stores what the server holds (nothing for an insert that never
+    /// reached it). This record is stored with the discard, so it survives a restart.
     /// - Parameters:
     ///   - operation: the operation as ``pendingOperations()`` returned it.
     ///   - keepingLocalItem: whether the local item of an insert or update stays as it is.
@@ -79,6 +85,10 @@ extension SyncContext {
             var changes = queue.removing(current.id)
             if !keepingLocalItem, current.kind != .delete {
                 changes.append(.delete(table: current.table, ids: [current.itemId]))
+            }
+            // An insert that never left has nothing on the server to fetch.
+            if !keepingLocalItem || current.kind == .delete, current.kind != .insert || current.attempted {
+                changes.append(RefetchStore.saving(table: current.table, itemId: current.itemId))
             }
             transaction.stage(changes)
             mirror.ownVersions.forget(table: current.table, itemId: current.itemId)
@@ -103,6 +113,23 @@ extension SyncContext {
             throw SyncError.operationChanged(operationId: recorded.id, table: recorded.table, itemId: recorded.itemId)
         }
         return operation
+    }
+
+    /// The changes that leave the server's state of the operation's item locally: its copy `serverItem` (with the
+    /// operation's id when it has none) when it is the item's and can be stored; nothing more than deleting the local
+    /// item when that copy is soft-deleted; otherwise deleting it and recording it for the next pull to fetch
+    /// (``RefetchStore``).
+    private static func serverState(_ serverItem: JSONObject?, of operation: TableOperation) -> [StoreChange] {
+        let deletion = StoreChange.delete(table: operation.table, ids: [operation.itemId])
+        if var serverItem {
+            if serverItem["id"] == nil || serverItem["id"] == .null { serverItem["id"] = .string(operation.itemId) }
+            if SystemProperties.isDeleted(serverItem) { return [deletion] }
+            let upsert = StoreChange.upsert(table: operation.table, items: [serverItem])
+            if (try? checkID(of: serverItem, for: operation)) != nil, (try? StoreChange.validate([upsert])) != nil {
+                return [upsert]
+            }
+        }
+        return [deletion, RefetchStore.saving(table: operation.table, itemId: operation.itemId)]
     }
 
     /// `item` with the operation's id (added when missing) and without `createdAt`, `updatedAt`, `deleted`.

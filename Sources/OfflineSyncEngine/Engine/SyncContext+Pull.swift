@@ -42,6 +42,9 @@ extension SyncContext {
                     // could otherwise store an older copy of a row over a newer one.
                     for sameTable in Dictionary(grouping: requests, by: \.query.table).values {
                         group.addTask {
+                            if let table = sameTable.first?.query.table {
+                                try await self.refetchDiscardedItems(table: table, permits: permits)
+                            }
                             for request in sameTable { try await self.pullPages(request, settings: settings, permits: permits) }
                         }
                     }

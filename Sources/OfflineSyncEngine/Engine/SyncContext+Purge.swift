@@ -19,6 +19,7 @@ extension SyncContext {
                     let ids = operations.map(\.id)
                     transaction.stage(queue.removing(ids) + [
                         DeltaTokenStore.removingAll(table: table),
+                        RefetchStore.removingAll(table: table),
                         .deleteAll(table: table, matching: nil),
                     ])
                     mirror.ownVersions.forgetAll(table: table)
@@ -31,8 +32,9 @@ extension SyncContext {
                 guard let removal = try await purgeRemoval(table: table, query: query) else { return }
                 // Every incremental query of the table may have brought a purged row in: its token would keep the
                 // next pull from bringing the row back, so it goes with the rows (tokens keep only a digest of their
-                // filter, so no token can be shown to exclude them).
-                transaction.stage([removal, DeltaTokenStore.removingAll(table: table)])
+                // filter, so no token can be shown to exclude them). The items waiting to be fetched again by id
+                // (RefetchStore) go too: the next pull of each query brings what the server holds.
+                transaction.stage([removal, DeltaTokenStore.removingAll(table: table), RefetchStore.removingAll(table: table)])
             }
         }
     }

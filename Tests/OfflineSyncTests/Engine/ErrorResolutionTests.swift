@@ -132,6 +132,51 @@ struct ErrorResolutionTests {
         await #expect(throws: SyncError.self) { try await fixture.context.cancelAndUpdate(error, with: ["id": "OTHER"]) }
         #expect(try await fixture.operations().count == 1)
     }
+
+    /// `x` pulled by an incremental pull, then edited on the server and locally; a pull that does not push first moves
+    /// the token past the server's edit (it leaves the item with a pending operation alone). Returns the error of the
+    /// push, which `failure` sets up (nothing: the 412 of the server's edit, carrying the server's row).
+    private func failedPushPastTheToken(_ fixture: EngineFixture, failure: RemoteError? = nil) async throws -> TableOperationError {
+        await fixture.remote.seed([["id": "x", "text": "base"]], table: "TodoItem")
+        try await fixture.todo.pull(queryId: "all")
+        await fixture.remote.serverUpdate(id: "x", table: "TodoItem", fields: ["text": "theirs"])
+        var local = try #require(try await fixture.todo.read(id: "x"))
+        local["text"] = "mine"
+        try await fixture.todo.update(local)
+        try await fixture.todo.pull(queryId: "all", settings: PullSettings(pushFirst: .nothing))
+        #expect(try await fixture.todo.read(id: "x")?["text"] == "mine")
+        if let failure { await fixture.remote.failNext(1, with: failure, on: .update) }
+        let error = await #expect(throws: PushError.self) { try await fixture.context.push() }
+        return try #require(error?.errors.first)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aConflictResolvedWithCancelAndDiscardLeavesTheServersRowOnTheDevice(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        let error = try await failedPushPastTheToken(fixture)
+        #expect(error.statusCode == 412 && error.serverItem?["text"] == "theirs")
+        try await fixture.context.cancelAndDiscard(error)
+        try await fixture.todo.pull(queryId: "all")
+        #expect(try await fixture.todo.read(id: "x")?["text"] == "theirs")
+        #expect(try await fixture.todo.read(id: "x")?["version"] == (await fixture.remote.item(id: "x", table: "TodoItem"))?["version"])
+        #expect(try await fixture.operations().isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anErrorWithoutTheServersRowResolvedWithCancelAndDiscardIsFetchedByTheNextPullAfterARestart(_ kind: StoreKind) async throws {
+        var fixture = try await EngineFixture(kind)
+        let error = try await failedPushPastTheToken(fixture, failure: .server(status: 500, message: "boom"))
+        #expect(error.serverItem == nil)
+        try await fixture.context.cancelAndDiscard(error)
+        #expect(try await fixture.todo.read(id: "x") == nil)
+        try await fixture.restart()
+        try await fixture.todo.pull(queryId: "all")
+        #expect(try await fixture.todo.read(id: "x")?["text"] == "theirs")
+        // Fetched once: the next pull asks only for its incremental page.
+        await fixture.remote.clearRequests()
+        try await fixture.todo.pull(queryId: "all")
+        #expect(await fixture.remote.requestLog.count == 1)
+    }
 }
 
 /// Changing the kind of a failed operation.
