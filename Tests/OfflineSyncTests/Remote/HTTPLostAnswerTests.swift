@@ -141,4 +141,31 @@ struct HTTPLostAnswerTests {
         #expect(localTexts.count == live)
         #expect(rows.count - onServer.count == deleted)
     }
+
+    /// An insert meets another writer's row and its 409 is lost; then the user deletes the item. The delete has no
+    /// version the server gave, so it reads the row first: the other writer's row stays, and the push reports the
+    /// conflict with it; no `DELETE` without `If-Match` is sent.
+    @Test(arguments: [APIVersion.v2, .v3])
+    func aDeleteAfterAnInsertWhose409WasLostLeavesTheOtherWritersRow(_ version: APIVersion) async throws {
+        let server = try TableProtocolServer(version: version)
+        defer { server.stop() }
+        server.seed([["id": "x", "text": "theirs"]], table: "T")
+        var configuration = Self.configuration
+        configuration.retryPolicy = .none
+        let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: version, configuration: configuration)
+        let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
+        try await context.table("T").insert(["id": "x", "text": "A"])
+        server.dropWriteAnswers(every: 1)
+        await #expect(throws: PushError.self) { _ = try await context.push() }
+        #expect(server.droppedAnswers == 1)
+        server.dropWriteAnswers(every: nil)
+        try await context.table("T").delete(["id": "x", "text": "A"])
+
+        let error = await #expect(throws: PushError.self) { _ = try await context.push() }
+        #expect(error?.errors.first?.serverItem?["text"] == "theirs")
+        #expect(server.rows("T")["x"]?["text"] == "theirs")
+        #expect(server.rows("T")["x"]?["deleted"] != true)
+        #expect(!server.requests.contains { $0.hasPrefix("DELETE") })
+        #expect(try await context.pendingOperations().map(\.kind) == [.delete])
+    }
 }
