@@ -57,6 +57,27 @@ extension InMemoryRemote {
         return row
     }
 
+    /// Writes a row as another device's transaction that stamped `updatedAt` when its statement ran and committed
+    /// `lateBy` later (SQL Server under load, app instances with skewed clocks): the row shows up with an `updatedAt`
+    /// earlier than rows already readable. Merges `fields` into the row, or creates it when there is none.
+    /// - Returns: the new row.
+    @discardableResult
+    public func serverWrite(id: String, table: String, fields: JSONObject, committedLateBy lateBy: Duration) -> JSONObject {
+        let row: JSONObject
+        if let updated = serverUpdate(id: id, table: table, fields: fields) {
+            row = updated
+        } else {
+            seed([fields.merging(["id": .string(id)]) { _, new in new }], table: table)
+            row = item(id: id, table: table) ?? [:]
+        }
+        var late = row
+        let stamped = Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0
+        let (seconds, attoseconds) = lateBy.components
+        late["updatedAt"] = .string(Timestamp.string(fromMilliseconds: stamped - seconds * 1000 - attoseconds / 1_000_000_000_000_000))
+        put(late, id: id, table: table)
+        return late
+    }
+
     /// Soft-deletes a row as another device would (new version and `updatedAt`).
     /// - Returns: whether the row existed.
     @discardableResult

@@ -27,6 +27,9 @@ enum PullArguments {
             }
         }
         guard settings.pageSize >= 1 else { throw SyncError.invalidPageSize(settings.pageSize) }
+        if settings.lookBack < .zero {
+            throw SyncError.invalidPullArguments(table: table, reason: "lookBack \(settings.lookBack) is negative; use zero or more")
+        }
         do {
             try query.validate(requireIdentifiers: true)
         } catch {

@@ -16,6 +16,8 @@ struct PullRun: Sendable {
     var undurableToken: StoreChange?
     /// How many records the last short page held, while no page since was full.
     private var lastShortPage: Int?
+    /// The stretch behind the stored token this incremental pull reads again, until it has paged past it.
+    var lookBack: PullLookBack?
 
     init(query: Query, queryId: String?, settings: PullSettings, pager: PullPager, tokenReset: Bool) {
         self.query = query

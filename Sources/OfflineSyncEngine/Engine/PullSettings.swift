@@ -27,6 +27,14 @@ public struct PullSettings: Sendable {
     /// (default 4; 1 fetches one page at a time). The push before the pull sends as many at once. Values below 1
     /// count as 1.
     public var maximumConcurrentRequests: Int = 4
+    /// How far behind its delta token an incremental pull reads again (default zero: not at all), for rows a server
+    /// commits after rows it stamped later: a back end that sets `updatedAt` when its statement runs and commits
+    /// later (SQL Server or EF Core under load), or several app instances with skewed clocks, can make a row appear
+    /// behind a token already stored, and a pull without a look-back never sees it. Records read again that the store
+    /// holds in the same `version` are not stored again; the token never moves back. Costs the server a read of the
+    /// rows changed in that stretch on every incremental pull, and one more request when any come back. Must not be
+    /// negative.
+    public var lookBack: Duration = .zero
 
     /// Creates settings.
     public init(pageSize: Int = 50) {

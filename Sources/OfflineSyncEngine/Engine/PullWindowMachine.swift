@@ -6,8 +6,11 @@ import OfflineSyncStore
 /// only carries out its actions (a request to the remote, a page stored) and feeds back what came of them, so the
 /// rules are tested as tables of events without a remote or a store.
 ///
-/// The first page is requested alone; once it is stored, is full and the pull goes on, up to `limit` requests are
-/// kept outstanding. Pages are stored in the window's order, whatever order they are answered in. The window ends
+/// The first page is requested alone; once it is stored, is full and the pull goes on, up to `limit` pages past the
+/// last stored one are kept requested (a sliding window): a page answered early waits for the pages before it and
+/// holds its place, so neither the answers held in memory nor a request's distance from the last stored record (its
+/// `$skip`, which a server pays for) grow while one slow answer holds the window back. Pages are stored in the
+/// window's order, whatever order they are answered in. The window ends
 /// when a page is short, ends the window in the pager, leaves the pull with nothing more to ask, or does not continue
 /// the page before it (rows changed on the server between the requests: the pager then asks again after the last
 /// stored page).
@@ -28,7 +31,7 @@ struct PullWindowMachine {
 
     /// The window's pages; rebased as pages are stored.
     private(set) var window: PullWindow
-    /// How many requests may be outstanding once the first page is stored.
+    /// How many pages past the last stored one may be requested (answered or not) once the first page is stored.
     private let limit: Int
     /// Whether a stored page rebases the window's later pages on its last record but one (pulls paged by key or id).
     private let rebases: Bool
@@ -44,7 +47,8 @@ struct PullWindowMachine {
     private var previousLast: JSONObject?
     private var ended = false
 
-    /// A machine for `window`, with at most `limit` requests outstanding; `rebases` as for a pull paged by key or id.
+    /// A machine for `window`, with at most `limit` pages requested past the last stored one; `rebases` as for a pull
+    /// paged by key or id.
     init(window: PullWindow, limit: Int, rebases: Bool) {
         self.window = window
         self.limit = max(1, limit)
@@ -61,7 +65,7 @@ struct PullWindowMachine {
             }
             return .store(stored, overlaps: stored > 0)
         }
-        if requested == 0 || (goesAhead && outstanding < limit), window.request(requested) != nil {
+        if requested == 0 || (goesAhead && requested - stored < limit), window.request(requested) != nil {
             requested += 1
             outstanding += 1
             return .request(requested - 1)

@@ -75,8 +75,11 @@ extension SyncContext {
         var run: PullRun
         if let queryId {
             let lookup = try await DeltaTokenStore.lookup(table: table, queryId: queryId, filter: query.filter, in: dataSource)
+            let lookBack = PullLookBack(token: lookup.key, lookBack: settings.lookBack)
             run = PullRun(query: query, queryId: queryId, settings: settings,
-                          pager: PullPager(key: lookup.key, pageSize: settings.pageSize), tokenReset: lookup.filterChanged)
+                          pager: PullPager(key: lookBack?.start ?? lookup.key, pageSize: settings.pageSize),
+                          tokenReset: lookup.filterChanged)
+            run.lookBack = lookBack
         } else {
             run = PullRun(query: query, queryId: nil, settings: settings,
                           pager: PullPager(skip: query.skip, limit: query.top, pageSize: settings.pageSize,
@@ -163,9 +166,15 @@ extension SyncContext {
         }
         let last = run.pager.incremental ? items.last.flatMap(PullKey.init(of:)) : nil
         let step = run.pager.pageReceived(count: items.count, last: last, lastId: run.pager.byId ? items.last?["id"]?.stringValue : nil)
-        if !items.isEmpty || step.newKey != nil {
-            let saved = try await applyPage(items, table: run.query.table,
-                                            token: step.newKey.map { ($0, run.queryId ?? "") }, filter: run.query.filter)
+        // Inside the look-back stretch the token stays where it is stored, and records held already are not stored again.
+        let readAgain = run.lookBack != nil
+        if let lookBack = run.lookBack, items.contains(where: { PullKey(of: $0).map(lookBack.isPast) ?? false }) {
+            run.lookBack = nil
+        }
+        let newKey = run.lookBack == nil ? step.newKey : nil
+        if !items.isEmpty || newKey != nil {
+            let saved = try await applyPage(items, table: run.query.table, token: newKey.map { ($0, run.queryId ?? "") },
+                                            filter: run.query.filter, skippingHeld: readAgain)
             run.undurableToken = saved ?? run.undurableToken
         }
         report(run.progress(.advanced))
@@ -183,23 +192,29 @@ extension SyncContext {
     /// (``SyncContextDataSource/applyDeferringDurability(_:)``): a crash keeps a prefix of the applies, so it loses
     /// such a page only together with its token and every later page, and the next pull, from the token kept, fetches
     /// them again. Returns the token's row in that case, for the pull to store durably once it ends.
-    private func applyPage(_ items: [JSONObject], table: String, token: (PullKey, String)?, filter: Filter?) async throws -> StoreChange? {
+    ///
+    /// With `skippingHeld` (a page read again behind the token), records the store holds in the same `version`, and
+    /// deletions of items it does not hold, are left out silently.
+    private func applyPage(_ items: [JSONObject], table: String, token: (PullKey, String)?, filter: Filter?,
+                           skippingHeld: Bool) async throws -> StoreChange? {
         let saving = token.map { DeltaTokenStore.saving($0.0, table: table, queryId: $0.1, filter: filter) }
         let skipped: [(JSONObject, String)]
         do {
-            skipped = try await storePage(items, table: table, saving: saving, checkingItems: false)
+            skipped = try await storePage(items, table: table, saving: saving, checkingItems: false, skippingHeld: skippingHeld)
         } catch is DataSourceError {
-            skipped = try await storePage(items, table: table, saving: saving, checkingItems: true)
+            skipped = try await storePage(items, table: table, saving: saving, checkingItems: true, skippingHeld: skippingHeld)
         }
         for (item, reason) in skipped { skip(item, table: table, reason: reason) }
         return saving
     }
 
     /// Stores a page (and `saving`, its token) in one transaction; returns the records left out.
-    private func storePage(_ items: [JSONObject], table: String, saving: StoreChange?,
-                           checkingItems: Bool) async throws -> [(JSONObject, String)] {
+    private func storePage(_ items: [JSONObject], table: String, saving: StoreChange?, checkingItems: Bool,
+                           skippingHeld: Bool) async throws -> [(JSONObject, String)] {
         try await transaction { transaction in
             try Task.checkCancellation()
+            var items = items
+            if skippingHeld { items = try await Self.notHeld(items, table: table, in: transaction) }
             let pending = try await queue.pendingItemKeys(table: table)
             let page = PulledPage(items, table: table, pending: pending, checkingItems: checkingItems)
             if let changes = page.changes(saving: saving) {
@@ -212,6 +227,27 @@ extension SyncContext {
             }
             return page.skipped.map { ($0.0, $0.1) }
         }
+    }
+
+    /// The records of `items` that would change the store: not held in the same `version`, and for soft-deleted
+    /// ones, held at all.
+    private static func notHeld(_ items: [JSONObject], table: String, in transaction: StoreTransaction) async throws -> [JSONObject] {
+        var changing: [JSONObject] = []
+        for item in items {
+            guard let id = item["id"]?.stringValue, ItemID.violation(in: id) == nil else {
+                changing.append(item)  // left out with its reason by the page
+                continue
+            }
+            guard let held = try await transaction.read(table: table, id: id) else {
+                if !SystemProperties.isDeleted(item) { changing.append(item) }
+                continue
+            }
+            if SystemProperties.isDeleted(item) || SystemProperties.version(of: held) == nil
+                || SystemProperties.version(of: held) != SystemProperties.version(of: item) {
+                changing.append(item)
+            }
+        }
+        return changing
     }
 
     /// Reports a pulled record left out of the store; `reason` is a sentence.

@@ -66,12 +66,27 @@ struct PullWindowMachineTests {
     @Test func pagesAreStoredInOrderWhateverOrderTheyAreAnsweredIn() {
         play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
-            // Page 2 answers first: it waits for page 1, and its request's place goes to page 3.
-            .answer(2, Self.rows(6..<10)), .next(.request(3)), .next(.waitForAnswer),
+            // Page 2 answers first: it waits for page 1 and keeps its place in the window.
+            .answer(2, Self.rows(6..<10)), .next(.waitForAnswer),
             .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
             .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
-            .next(.request(4)), .next(.waitForAnswer),
+            .next(.request(3)), .next(.request(4)), .next(.waitForAnswer),
         ], on: Self.machine(limit: 2))
+    }
+
+    /// While the oldest page's answer is late, the answers after it do not let the window slide: no more than `limit`
+    /// pages past the last stored one are ever asked for, so the answers held and each request's `$skip` from the
+    /// last stored record stay bounded (a pull of 437 rows asked up to six pages past it before).
+    @Test func lateAnswerToTheOldestPageHoldsTheWindowAtTheLimit() {
+        play(Self.firstPageStoredFull + [
+            .next(.request(1)), .next(.request(2)), .next(.request(3)), .next(.waitForAnswer),
+            .answer(2, Self.rows(6..<10)), .next(.waitForAnswer),
+            .answer(3, Self.rows(9..<13)), .next(.waitForAnswer), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
+            .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
+            .next(.store(3, overlaps: true)), .stored(3, Self.rows(9..<13), full: true),
+            .next(.request(4)), .next(.request(5)), .next(.request(6)), .next(.waitForAnswer),
+        ], on: Self.machine(limit: 3))
     }
 
     @Test func aPageThatDoesNotContinueThePageBeforeEndsTheWindowUnstored() {
@@ -85,7 +100,7 @@ struct PullWindowMachineTests {
     @Test func aFailedPageComesUpInItsTurnSoThatItsErrorIsThrown() {
         play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
-            .answer(2, nil), .next(.request(3)), .next(.waitForAnswer),
+            .answer(2, nil), .next(.waitForAnswer),
             .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
             .next(.store(2, overlaps: true)),
         ], on: Self.machine(limit: 2))
