@@ -78,15 +78,17 @@ struct PushMachine: Sendable {
     private var ready: (id: Int64, prepared: Prepared)?
     private var ended = false
 
-    /// A push of the operations of `firstRead` (the whole queue, read once) in `tables` (nil: every table), with up to
-    /// `limit` in flight once widened; `startsWide` when the context already found the remote slow.
-    init(firstRead: [TableOperation], tables: Set<String>?, limit: Int, startsWide: Bool, relations: [TableRelation]) {
+    /// A push of the operations of `firstRead` (the whole queue, read once) in `tables` (nil: every table) and of
+    /// `dependencies` (operations of other tables that those refer to), with up to `limit` in flight once widened;
+    /// `startsWide` when the context already found the remote slow.
+    init(firstRead: [TableOperation], tables: Set<String>?, dependencies: Set<Int64> = [], limit: Int, startsWide: Bool,
+         relations: [TableRelation]) {
         self.tables = tables
         self.limit = max(1, limit)
         inFlightLimit = startsWide ? self.limit : 1
         schedule = PushSchedule(relations: relations)
         lastRead = firstRead.last?.id ?? 0
-        let batch = firstRead.filter { tables?.contains($0.table) ?? true }
+        let batch = firstRead.filter { tables?.contains($0.table) ?? true || dependencies.contains($0.id) }
         schedule.add(batch)
         total = batch.count
     }

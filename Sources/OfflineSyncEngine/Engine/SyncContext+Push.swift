@@ -25,8 +25,9 @@ extension SyncContext {
         try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: nil, settings: settings) } }
     }
 
-    /// Pushes only the pending operations of `tables`, as ``push()`` does; the operations of other tables, and their
-    /// errors, stay as they are.
+    /// Pushes only the pending operations of `tables`, as ``push()`` does, and first what they depend on in other
+    /// tables (see ``TableRelation``): the queued inserts they refer to, the operations that may still refer to an
+    /// item they delete, transitively. The other operations of other tables, and their errors, stay as they are.
     /// - Throws: ``SyncError`` for an invalid or reserved table name, before anything is sent; otherwise as
     ///   ``push()``.
     @discardableResult public func push(tables: Set<String>) async throws -> PushResult {
@@ -53,7 +54,11 @@ extension SyncContext {
         let scope = tables.flatMap(Self.rows(of:))
         try await transaction { $0.stage([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         // The whole queue in one read; later reads return only operations queued during the push.
-        var machine = PushMachine(firstRead: try await queue.operations(after: 0), tables: tables,
+        let firstRead = try await queue.operations(after: 0)
+        // A scoped push sends too the inserts of other tables that its items refer to.
+        var dependencies = Set<Int64>()
+        if let tables { dependencies = try await self.dependencies(of: firstRead, tables: tables) }
+        var machine = PushMachine(firstRead: firstRead, tables: tables, dependencies: dependencies,
                                   limit: settings.maximumConcurrentRequests, startsWide: remoteIsSlow, relations: relations)
         let total = machine.total
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
