@@ -173,13 +173,15 @@ struct PushMachine: Sendable {
         ready = next
     }
 
-    /// The queue read after the last read brought `operations` (nothing: the push is over).
-    mutating func read(_ operations: [TableOperation]) {
+    /// The queue read after the last read brought `operations` (nothing: the push is over), and the operations of
+    /// other tables, queued before, that those depend on (`dependencies`, in queue order).
+    mutating func read(_ operations: [TableOperation], dependencies: [TableOperation] = []) {
         guard let last = operations.last?.id else {
             ended = true
             return
         }
         lastRead = last
-        schedule.add(operations.filter { tables?.contains($0.table) ?? true })
+        let added = operations.filter { tables?.contains($0.table) ?? true }
+        schedule.add(dependencies.isEmpty ? added : (dependencies + added).sorted { $0.id < $1.id })
     }
 }

@@ -101,14 +101,22 @@ struct PushSchedule: Sendable {
         referringTables = Dictionary(grouping: relations, by: \.referencedTable).mapValues { Set($0.map(\.table)) }
     }
 
-    /// Adds operations read from the queue (ids greater than any added before), in queue order.
+    /// Adds operations read from the queue, in queue order. An id lower than one added before (an operation of another
+    /// table that operations queued during a scoped push depend on) takes its place in queue order; it must not be
+    /// lower than an operation of its own item added before.
     mutating func add(_ operations: [TableOperation]) {
         for operation in operations where entries[operation.id] == nil {
             let key = ItemKey(table: operation.table, itemId: operation.itemId)
             let itemSlot = slot(of: key)
             entries[operation.id] = Entry(kind: operation.kind, itemSlot: itemSlot, table: operation.table,
                                           itemId: operation.itemId)
-            order.append(operation.id)
+            if let last = order.last, operation.id < last {
+                let index = order.firstIndex { $0 > operation.id } ?? order.count
+                order.insert(operation.id, at: index)
+                head = min(head, index)
+            } else {
+                order.append(operation.id)
+            }
             items[itemSlot].unfinished.append(operation.id)
             if !referringTables.isEmpty { unfinishedByTable[operation.table, default: []].insert(operation.id) }
             if Self.isASCII(operation.itemId) { asciiIdLengths.insert(operation.itemId.utf8.count) } else { hasNonASCIIIds = true }

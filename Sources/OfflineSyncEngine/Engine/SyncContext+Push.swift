@@ -55,9 +55,14 @@ extension SyncContext {
         try await transaction { $0.stage([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         // The whole queue in one read; later reads return only operations queued during the push.
         let firstRead = try await queue.operations(after: 0)
-        // A scoped push sends too the inserts of other tables that its items refer to.
+        // A scoped push sends too what its operations depend on in other tables, and keeps what it read for the
+        // dependencies of the operations queued during the push.
         var dependencies = Set<Int64>()
-        if let tables { dependencies = try await self.dependencies(of: firstRead, tables: tables) }
+        var scopedReads: [TableOperation] = []
+        if let tables {
+            dependencies = try await self.dependencies(of: firstRead, tables: tables)
+            scopedReads = firstRead
+        }
         var machine = PushMachine(firstRead: firstRead, tables: tables, dependencies: dependencies,
                                   limit: settings.maximumConcurrentRequests, startsWide: remoteIsSlow, relations: relations)
         let total = machine.total
@@ -86,7 +91,18 @@ extension SyncContext {
                         report(SyncProgress(activity: .push, phase: .advanced, completed: machine.done,
                                             total: max(total, machine.done), pages: 0))
                     case .readQueue(let after):
-                        machine.read(try await queue.operations(after: after))
+                        let read = try await queue.operations(after: after)
+                        var found: [TableOperation] = []
+                        if let tables {
+                            // What the operations queued meanwhile depend on, among every operation read so far.
+                            scopedReads += read
+                            let start = read.filter { tables.contains($0.table) }
+                            if !start.isEmpty {
+                                let ids = try await self.dependencies(of: scopedReads, tables: tables, startingFrom: start)
+                                found = scopedReads.filter { ids.contains($0.id) }
+                            }
+                        }
+                        machine.read(read, dependencies: found)
                     case .end:
                         break actions
                     }

@@ -10,13 +10,16 @@ extension SyncContext {
     /// - and so on for each operation found, transitively. Every operation of an item found is included (an item's
     ///   operations go in queue order).
     ///
-    /// Reads the local item of each insert or update looked at: those of `tables` when another table has a queued
-    /// insert, and every other table's when `tables` have a queued delete. Empty when nothing else is queued.
-    func dependencies(of queued: [TableOperation], tables: Set<String>) async throws -> Set<Int64> {
+    /// Starts from `start` (operations of `tables`, those queued during the push) when given, else from every
+    /// operation of `tables`. Reads the local item of each insert or update looked at: those of `tables` when another
+    /// table has a queued insert, and every other table's when `tables` have a queued delete. Empty when nothing else
+    /// is queued.
+    func dependencies(of queued: [TableOperation], tables: Set<String>,
+                      startingFrom start: [TableOperation]? = nil) async throws -> Set<Int64> {
         let outside = queued.filter { !tables.contains($0.table) }
         guard !outside.isEmpty else { return [] }
         let insertedOutside = Set(outside.filter { $0.kind == .insert }.map { ItemKey(table: $0.table, itemId: $0.itemId) })
-        let inScope = queued.filter { tables.contains($0.table) }
+        let inScope = start ?? queued.filter { tables.contains($0.table) }
         guard !insertedOutside.isEmpty || inScope.contains(where: { $0.kind == .delete }) else { return [] }
         // A schedule of the whole queue names, among the references of a content, the queued items.
         var lookup = PushSchedule(relations: relations)

@@ -123,6 +123,16 @@ struct PushScheduleTests {
         #expect(schedule.references(of: item, table: "Other", relations: relations) == .init(inferred: [list, t1]))
     }
 
+    @Test func anOperationAddedAfterHigherOnesTakesItsPlaceInQueueOrder() {
+        var schedule = PushSchedule()
+        schedule.add([Self.operation(1, .insert, "a"), Self.operation(5, .insert, "c")])
+        schedule.started(1)
+        schedule.finished(1, .succeeded)
+        schedule.add([Self.operation(3, .insert, "b")])
+        #expect(schedule.upcoming(after: 1, limit: 4) == [3, 5])
+        #expect(Self.startAll(&schedule) == [3, 5])
+    }
+
     @Test func upcomingListsTheUnstartedOperationsAfterOne() {
         var schedule = PushSchedule()
         schedule.add((1...5).map { Self.operation($0, .insert, "i\($0)") })

@@ -47,6 +47,22 @@ struct ScopedPushTests {
         #expect(try await context.pendingOperations().map(\.itemId) == ["l2"])
     }
 
+    /// An item queued while a scoped push runs, referring to an insert of another table queued before it, is sent
+    /// after that insert, which the push sends too.
+    @Test(arguments: StoreKind.allCases)
+    func anItemQueuedDuringAScopedPushIsSentAfterTheInsertItRefersTo(_ kind: StoreKind) async throws {
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
+        let context = fixture.context
+        try await context.table("TodoList").insert(["id": "l1"])
+        try await context.table("TodoItem").insert(["id": "a"])
+        await suspending.suspendNext(.insert, at: .afterServer)
+        let push = await suspending.parked { try await context.push(tables: ["TodoItem"]) }
+        try await context.table("TodoItem").insert(["id": "b", "todoListId": "l1"])
+        await suspending.resume()
+        #expect(try await push.value.pushed == 3)
+        #expect(await fixture.remote.requests == ["POST TodoItem/a", "POST TodoList/l1", "POST TodoItem/b"])
+    }
+
     /// A scoped push's delete of a referred item sends first the other tables' operations that may still refer to it
     /// on the server: those of a table declared to refer to its table, and those whose content (a delete: its
     /// snapshot) names it.
