@@ -5,7 +5,8 @@ public struct PullSettings: Sendable {
     /// What a pull pushes before it asks the server for records. Whatever it pushes, a record whose item still has
     /// a pending operation is not stored over the local item.
     public enum PushFirst: Sendable, Hashable {
-        /// The pulled table's pending operations, in queue order, when it has any (the default).
+        /// The pulled table's pending operations, in queue order, when it has any (the default), and first what they
+        /// depend on in other tables, as ``SyncContext/push(tables:)`` does.
         case tableOperations
         /// Every pending operation of every table, in queue order, when the pulled table has any: keeps the
         /// order across tables (a parent inserted before its children).

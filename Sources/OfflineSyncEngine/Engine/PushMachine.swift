@@ -78,15 +78,17 @@ struct PushMachine: Sendable {
     private var ready: (id: Int64, prepared: Prepared)?
     private var ended = false
 
-    /// A push of the operations of `firstRead` (the whole queue, read once) in `tables` (nil: every table), with up to
-    /// `limit` in flight once widened; `startsWide` when the context already found the remote slow.
-    init(firstRead: [TableOperation], tables: Set<String>?, limit: Int, startsWide: Bool, relations: [TableRelation]) {
+    /// A push of the operations of `firstRead` (the whole queue, read once) in `tables` (nil: every table) and of
+    /// `dependencies` (operations of other tables that those refer to), with up to `limit` in flight once widened;
+    /// `startsWide` when the context already found the remote slow.
+    init(firstRead: [TableOperation], tables: Set<String>?, dependencies: Set<Int64> = [], limit: Int, startsWide: Bool,
+         relations: [TableRelation]) {
         self.tables = tables
         self.limit = max(1, limit)
         inFlightLimit = startsWide ? self.limit : 1
         schedule = PushSchedule(relations: relations)
         lastRead = firstRead.last?.id ?? 0
-        let batch = firstRead.filter { tables?.contains($0.table) ?? true }
+        let batch = firstRead.filter { tables?.contains($0.table) ?? true || dependencies.contains($0.id) }
         schedule.add(batch)
         total = batch.count
     }
@@ -173,13 +175,15 @@ struct PushMachine: Sendable {
         ready = next
     }
 
-    /// The queue read after the last read brought `operations` (nothing: the push is over).
-    mutating func read(_ operations: [TableOperation]) {
+    /// The queue read after the last read brought `operations` (nothing: the push is over), and the operations of
+    /// other tables, queued before, that those depend on (`dependencies`, in queue order).
+    mutating func read(_ operations: [TableOperation], dependencies: [TableOperation] = []) {
         guard let last = operations.last?.id else {
             ended = true
             return
         }
         lastRead = last
-        schedule.add(operations.filter { tables?.contains($0.table) ?? true })
+        let added = operations.filter { tables?.contains($0.table) ?? true }
+        schedule.add(dependencies.isEmpty ? added : (dependencies + added).sorted { $0.id < $1.id })
     }
 }

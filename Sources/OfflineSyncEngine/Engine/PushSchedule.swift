@@ -7,10 +7,11 @@ import OfflineSyncStore
 /// - **One item, one at a time:** an operation is sent only once every earlier operation of its item (same table,
 ///   id matched case-insensitively) finished.
 /// - **References:** an insert or update whose content refers to an item with a queued insert (see
-///   ``references(of:table:relations:)``) waits until that insert finished, and is refused when it failed; a delete
-///   waits until every queued operation whose content refers to its item finished, and every queued operation of a
-///   table declared to refer to its table (which may be the one that stops referring to it). The push reports a waiting
-///   operation with ``park(_:until:)`` and a refused one by recording an error.
+///   ``references(of:table:relations:)``) waits until that insert finished, and is refused when it failed and the
+///   reference is a declared one (a reference inferred from a field's name only orders); a delete waits until every
+///   queued operation whose content refers to its item finished, and every queued operation of a table declared to
+///   refer to its table (which may be the one that stops referring to it). The push reports a waiting operation with
+///   ``park(_:until:)`` and a refused one by recording an error.
 /// - **Queue order otherwise:** among the operations these rules allow, the lowest id goes first, so one operation in
 ///   flight sends them in queue order unless a reference says otherwise.
 /// - **Cycles:** when nothing is in flight and every operation left waits for another (a cycle of references), the
@@ -26,11 +27,25 @@ struct PushSchedule: Sendable {
         case gone
     }
 
+    /// The items of the schedule an operation's content refers to (``references(of:table:relations:)``).
+    struct References: Sendable, Hashable {
+        /// Named by a declared ``TableRelation``: the operation waits for their inserts, and is refused when one failed.
+        var declared: Set<ItemKey> = []
+        /// Named by a field whose name says it holds an id of their table (``TableRelation`` gives the rule): the
+        /// operation waits for their inserts, and is sent whatever became of them.
+        var inferred: Set<ItemKey> = []
+
+        /// Whether it names no item.
+        var isEmpty: Bool { declared.isEmpty && inferred.isEmpty }
+
+        /// Every item named, declared or inferred.
+        var all: Set<ItemKey> { declared.union(inferred) }
+    }
+
     private struct Entry: Sendable {
         var kind: TableOperation.Kind
-        /// Where its item's state is in ``items``, and its id key's in ``idKeys``.
+        /// Where its item's state is in ``items``.
         let itemSlot: Int
-        let idSlot: Int
         let table: String
         let itemId: String
         var started = false
@@ -41,18 +56,14 @@ struct PushSchedule: Sendable {
         var referencesKnown = false
     }
 
-    /// An item (table and id key) of the schedule: its unfinished operations, in queue order.
+    /// An item (table and id key) of the schedule, what references name: its unfinished operations, in queue order.
     private struct ItemState: Sendable {
         let key: ItemKey
         var unfinished = OrderedIds()
-    }
-
-    /// An id key (of any table): what references name.
-    private struct IdKeyState: Sendable {
         /// Its unfinished inserts, in queue order: what references wait for.
         var pendingInserts = OrderedIds()
-        /// The last failed insert of this id, with its table and id: what refuses the operations referring to it.
-        var failedInsert: (table: String, itemId: String)?
+        /// The id of its last insert that failed in this push: what refuses the operations declared to refer to it.
+        var failedInsert: String?
     }
 
     /// The tables whose items refer to items of a table (declared relations), by the referred table.
@@ -64,11 +75,12 @@ struct PushSchedule: Sendable {
     /// Each item's state, found by its key once when an operation is added (each later step goes by slot).
     private var items: [ItemState] = []
     private var itemSlots: [ItemKey: Int] = [:]
-    /// Each id key's state, found by the key once when an operation is added; the keys are the only ids a reference
-    /// can wait for.
-    private var idKeys: [IdKeyState] = []
-    private var idKeySlots: [String: Int] = [:]
     private var failedInsertCount = 0
+    /// The tables of the scheduled items by the names of the fields that by convention hold their ids (lower-cased:
+    /// `<table>id`, `<table>_id`), and those names' UTF-8 lengths (a field of another length is none of them).
+    private var conventionalFields: [String: Set<String>] = [:]
+    private var conventionalFieldLengths: Set<Int> = []
+    private var knownTables: Set<String> = []
     /// The UTF-8 lengths of the scheduled items' ids that are ASCII: a string of another length, ASCII too, cannot
     /// name one of them, so ``references(of:table:relations:)`` skips it without building its key.
     private var asciiIdLengths: Set<Int> = []
@@ -77,8 +89,8 @@ struct PushSchedule: Sendable {
     /// Unfinished operation ids per table, started ones included; kept only when relations are declared (a delete
     /// waits for the operations of the tables that refer to its table).
     private var unfinishedByTable: [String: Set<Int64>] = [:]
-    /// The id keys each unfinished insert or update refers to, when not none.
-    private var referencesById: [Int64: Set<String>] = [:]
+    /// The items each unfinished operation refers to, when not none.
+    private var referencesById: [Int64: Set<ItemKey>] = [:]
     /// Parked operations and the operations each waits for.
     private var parked: [Int64: Set<Int64>] = [:]
     /// How many operations are in flight.
@@ -89,20 +101,40 @@ struct PushSchedule: Sendable {
         referringTables = Dictionary(grouping: relations, by: \.referencedTable).mapValues { Set($0.map(\.table)) }
     }
 
-    /// Adds operations read from the queue (ids greater than any added before), in queue order.
+    /// Adds operations read from the queue, in queue order. An id lower than one added before (an operation of another
+    /// table that operations queued during a scoped push depend on) takes its place in queue order; it must not be
+    /// lower than an operation of its own item added before.
     mutating func add(_ operations: [TableOperation]) {
         for operation in operations where entries[operation.id] == nil {
             let key = ItemKey(table: operation.table, itemId: operation.itemId)
             let itemSlot = slot(of: key)
-            let idSlot = idKeySlot(of: key.id)
-            entries[operation.id] = Entry(kind: operation.kind, itemSlot: itemSlot, idSlot: idSlot, table: operation.table,
+            entries[operation.id] = Entry(kind: operation.kind, itemSlot: itemSlot, table: operation.table,
                                           itemId: operation.itemId)
-            order.append(operation.id)
+            if let last = order.last, operation.id < last {
+                let index = order.firstIndex { $0 > operation.id } ?? order.count
+                order.insert(operation.id, at: index)
+                head = min(head, index)
+            } else {
+                order.append(operation.id)
+            }
             items[itemSlot].unfinished.append(operation.id)
             if !referringTables.isEmpty { unfinishedByTable[operation.table, default: []].insert(operation.id) }
             if Self.isASCII(operation.itemId) { asciiIdLengths.insert(operation.itemId.utf8.count) } else { hasNonASCIIIds = true }
-            if operation.kind == .insert { idKeys[idSlot].pendingInserts.append(operation.id) }
+            if operation.kind == .insert { items[itemSlot].pendingInserts.append(operation.id) }
+            if knownTables.insert(operation.table).inserted {
+                for name in Self.conventionalFieldNames(of: operation.table) {
+                    conventionalFields[name, default: []].insert(operation.table)
+                    conventionalFieldLengths.insert(name.utf8.count)
+                }
+            }
         }
+    }
+
+    /// The names, lower-cased, of the fields that by convention hold an id of `table`: its name followed by `id` or
+    /// `_id`.
+    private static func conventionalFieldNames(of table: String) -> [String] {
+        let name = table.lowercased()
+        return [name + "id", name + "_id"]
     }
 
     private mutating func slot(of key: ItemKey) -> Int {
@@ -110,13 +142,6 @@ struct PushSchedule: Sendable {
         items.append(ItemState(key: key))
         itemSlots[key] = items.count - 1
         return items.count - 1
-    }
-
-    private mutating func idKeySlot(of key: String) -> Int {
-        if let slot = idKeySlots[key] { return slot }
-        idKeys.append(IdKeyState())
-        idKeySlots[key] = idKeys.count - 1
-        return idKeys.count - 1
     }
 
     /// The lowest id that may be prepared now: not started, first of its item, not parked; nil when none.
@@ -151,33 +176,34 @@ struct PushSchedule: Sendable {
     }
 
     /// Decides on operation `id`, of `kind` now (a local write during the push may have turned it into a delete),
-    /// given the id keys its content (a delete: its snapshot) refers to; records them for the deletes that wait for it.
-    mutating func decide(_ id: Int64, kind: TableOperation.Kind, references: Set<String>) -> Decision {
+    /// given the items its content (a delete: its snapshot) refers to; records them for the deletes that wait for it.
+    mutating func decide(_ id: Int64, kind: TableOperation.Kind, references: References) -> Decision {
         guard var entry = entries[id] else { return .send }
         if entry.kind != kind {
-            if entry.kind == .insert { idKeys[entry.idSlot].pendingInserts.remove(id) }
-            if kind == .insert { idKeys[entry.idSlot].pendingInserts.append(id) }
+            if entry.kind == .insert { items[entry.itemSlot].pendingInserts.remove(id) }
+            if kind == .insert { items[entry.itemSlot].pendingInserts.append(id) }
             entry.kind = kind
         }
         learn(id, references: references, entry: &entry)
         entries[id] = entry
         if entry.forced { return .send }
         if entry.kind == .delete {
-            let referrers = unfinishedReferrers(of: items[entry.itemSlot].key.id, except: entry.itemSlot)
+            let referrers = unfinishedReferrers(of: items[entry.itemSlot].key, except: entry.itemSlot)
                 + unfinishedOperations(in: referringTables[entry.table] ?? [], except: entry.itemSlot)
             return referrers.isEmpty ? .send : .wait(Array(Set(referrers)).sorted())
         }
         var waits: [Int64] = []
-        for reference in references {
-            guard let slot = idKeySlots[reference] else { continue }
-            waits += idKeys[slot].pendingInserts.all.filter { entries[$0]?.itemSlot != entry.itemSlot }
+        for reference in references.all {
+            guard let slot = itemSlots[reference], slot != entry.itemSlot else { continue }
+            waits += items[slot].pendingInserts.all
         }
-        if !waits.isEmpty { return .wait(waits) }
+        if !waits.isEmpty { return .wait(waits.sorted()) }
+        // Only a declared reference refuses: a field that merely holds an id like a failed insert's may mean
+        // anything else.
         guard failedInsertCount > 0 else { return .send }
-        for reference in references.sorted() {
-            if let slot = idKeySlots[reference], let failed = idKeys[slot].failedInsert,
-               ItemKey(table: failed.table, itemId: failed.itemId) != items[entry.itemSlot].key {
-                return .refuse(table: failed.table, itemId: failed.itemId)
+        for reference in references.declared.sorted(by: { ($0.table, $0.id) < ($1.table, $1.id) }) {
+            if let slot = itemSlots[reference], slot != entry.itemSlot, let failed = items[slot].failedInsert {
+                return .refuse(table: reference.table, itemId: failed)
             }
         }
         return .send
@@ -194,22 +220,22 @@ struct PushSchedule: Sendable {
     }
 
     /// Records what operation `id` refers to, read ahead of its turn.
-    mutating func learn(_ id: Int64, references: Set<String>) {
+    mutating func learn(_ id: Int64, references: References) {
         guard var entry = entries[id] else { return }
         learn(id, references: references, entry: &entry)
         entries[id] = entry
     }
 
-    private mutating func learn(_ id: Int64, references: Set<String>, entry: inout Entry) {
+    private mutating func learn(_ id: Int64, references: References, entry: inout Entry) {
         entry.referencesKnown = true
         if references.isEmpty {
             if !referencesById.isEmpty { referencesById[id] = nil }
         } else {
-            referencesById[id] = references
+            referencesById[id] = references.all
         }
     }
 
-    private func unfinishedReferrers(of key: String, except itemSlot: Int) -> [Int64] {
+    private func unfinishedReferrers(of key: ItemKey, except itemSlot: Int) -> [Int64] {
         referencesById.compactMap { id, references in
             guard references.contains(key), let entry = entries[id], !entry.finished, entry.itemSlot != itemSlot else { return nil }
             return id
@@ -253,10 +279,10 @@ struct PushSchedule: Sendable {
         items[entry.itemSlot].unfinished.remove(id)
         if !referringTables.isEmpty { unfinishedByTable[entry.table]?.remove(id) }
         if entry.kind == .insert {
-            idKeys[entry.idSlot].pendingInserts.remove(id)
+            items[entry.itemSlot].pendingInserts.remove(id)
             if ending == .failed {
-                if idKeys[entry.idSlot].failedInsert == nil { failedInsertCount += 1 }
-                idKeys[entry.idSlot].failedInsert = (entry.table, entry.itemId)
+                if items[entry.itemSlot].failedInsert == nil { failedInsertCount += 1 }
+                items[entry.itemSlot].failedInsert = entry.itemId
             }
         }
         guard !parked.isEmpty else { return }
@@ -267,25 +293,43 @@ struct PushSchedule: Sendable {
         }
     }
 
-    /// The id keys an item's content refers to among the items of the schedule (no other reference can make an
-    /// operation wait): every top-level string field (other than `id` and the system properties) and, for a declared
-    /// relation of `table`, its field's string or strings.
-    func references(of content: JSONObject?, table: String, relations: [TableRelation]) -> Set<String> {
-        guard let content else { return [] }
-        var keys = Set<String>()
-        func consider(_ text: String) {
-            if !hasNonASCIIIds, !asciiIdLengths.contains(text.utf8.count), Self.isASCII(text) { return }
-            let key = ItemID.key(text)
-            if idKeySlots[key] != nil { keys.insert(key) }
+    /// The items of the schedule an item of `table` refers to with `content` (no other reference can make an
+    /// operation wait), by the rule ``TableRelation`` states:
+    /// - **declared:** for each relation of `table`, the item of its referenced table named by its field's string, or
+    ///   by each string of its field's array;
+    /// - **inferred:** for each other top-level string field whose name, ignoring case, is a scheduled table's name
+    ///   followed by `id` or `_id` (`todoListId`, `TodoList_id` for `TodoList`), the item of that table it names.
+    func references(of content: JSONObject?, table: String, relations: [TableRelation]) -> References {
+        guard let content else { return References() }
+        var found = References()
+        func item(_ text: String, of referencedTable: String) -> ItemKey? {
+            if !hasNonASCIIIds, !asciiIdLengths.contains(text.utf8.count), Self.isASCII(text) { return nil }
+            let key = ItemKey(table: referencedTable, itemId: text)
+            return itemSlots[key] != nil ? key : nil
         }
-        for (name, value) in content where name != "id" && !SystemProperties.isSystemProperty(name) {
-            if case .string(let text) = value { consider(text) }
-        }
+        var declaredFields: Set<String> = []
         for relation in relations where relation.table == table {
-            guard case .array(let values)? = content[relation.field] else { continue }
-            for case .string(let text) in values { consider(text) }
+            declaredFields.insert(relation.field)
+            switch content[relation.field] {
+            case .string(let text)?:
+                if let key = item(text, of: relation.referencedTable) { found.declared.insert(key) }
+            case .array(let values)?:
+                for case .string(let text) in values {
+                    if let key = item(text, of: relation.referencedTable) { found.declared.insert(key) }
+                }
+            default:
+                break
+            }
         }
-        return keys
+        guard !conventionalFields.isEmpty else { return found }
+        for (name, value) in content where conventionalFieldLengths.contains(name.utf8.count) {
+            guard case .string(let text) = value, !declaredFields.contains(name),
+                  let tables = conventionalFields[name.lowercased()] else { continue }
+            for referencedTable in tables {
+                if let key = item(text, of: referencedTable) { found.inferred.insert(key) }
+            }
+        }
+        return found
     }
 
     private static func isASCII(_ text: String) -> Bool {

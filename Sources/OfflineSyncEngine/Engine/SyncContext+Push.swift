@@ -25,8 +25,9 @@ extension SyncContext {
         try await recordingOutcome { try await holding(syncGate) { try await pushQueue(tables: nil, settings: settings) } }
     }
 
-    /// Pushes only the pending operations of `tables`, as ``push()`` does; the operations of other tables, and their
-    /// errors, stay as they are.
+    /// Pushes only the pending operations of `tables`, as ``push()`` does, and first what they depend on in other
+    /// tables (see ``TableRelation``): the queued inserts they refer to, the operations that may still refer to an
+    /// item they delete, transitively. The other operations of other tables, and their errors, stay as they are.
     /// - Throws: ``SyncError`` for an invalid or reserved table name, before anything is sent; otherwise as
     ///   ``push()``.
     @discardableResult public func push(tables: Set<String>) async throws -> PushResult {
@@ -53,7 +54,16 @@ extension SyncContext {
         let scope = tables.flatMap(Self.rows(of:))
         try await transaction { $0.stage([.deleteAll(table: EngineTables.errors, matching: scope)]) }
         // The whole queue in one read; later reads return only operations queued during the push.
-        var machine = PushMachine(firstRead: try await queue.operations(after: 0), tables: tables,
+        let firstRead = try await queue.operations(after: 0)
+        // A scoped push sends too what its operations depend on in other tables, and keeps what it read for the
+        // dependencies of the operations queued during the push.
+        var dependencies = Set<Int64>()
+        var scopedReads: [TableOperation] = []
+        if let tables {
+            dependencies = try await self.dependencies(of: firstRead, tables: tables)
+            scopedReads = firstRead
+        }
+        var machine = PushMachine(firstRead: firstRead, tables: tables, dependencies: dependencies,
                                   limit: settings.maximumConcurrentRequests, startsWide: remoteIsSlow, relations: relations)
         let total = machine.total
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
@@ -84,7 +94,18 @@ extension SyncContext {
                         report(SyncProgress(activity: .push, phase: .advanced, completed: machine.done,
                                             total: max(total, machine.done), pages: 0))
                     case .readQueue(let after):
-                        machine.read(try await queue.operations(after: after))
+                        let read = try await queue.operations(after: after)
+                        var found: [TableOperation] = []
+                        if let tables {
+                            // What the operations queued meanwhile depend on, among every operation read so far.
+                            scopedReads += read
+                            let start = read.filter { tables.contains($0.table) }
+                            if !start.isEmpty {
+                                let ids = try await self.dependencies(of: scopedReads, tables: tables, startingFrom: start)
+                                found = scopedReads.filter { ids.contains($0.id) }
+                            }
+                        }
+                        machine.read(read, dependencies: found)
                     case .end:
                         break actions
                     }

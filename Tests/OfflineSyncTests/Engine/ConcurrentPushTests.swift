@@ -70,7 +70,8 @@ struct ConcurrentPushTests {
     /// queue; sent in queue order, r1 would reach a server that enforces the reference before r2 exists.
     @Test(arguments: StoreKind.allCases, [1, 8])
     func anInsertReferringToALaterInsertIsSentAfterIt(_ kind: StoreKind, _ concurrency: Int) async throws {
-        let (fixture, _, context) = try await Self.fixture(kind)
+        let relation = TableRelation(table: "TodoItem", field: "ref", referencedTable: "TodoItem")
+        let (fixture, _, context) = try await Self.fixture(kind, relations: [relation])
         let todo = context.table("TodoItem")
         try await todo.insert(["id": "r1"])
         try await todo.insert(["id": "r2"])
@@ -81,8 +82,9 @@ struct ConcurrentPushTests {
     }
 
     @Test(arguments: StoreKind.allCases)
-    func anItemReferringToAFailedInsertIsNotSentAndGetsAnError(_ kind: StoreKind) async throws {
-        let (fixture, _, context) = try await Self.fixture(kind)
+    func anItemReferringToADeclaredFailedInsertIsNotSentAndGetsAnError(_ kind: StoreKind) async throws {
+        let relation = TableRelation(table: "Child", field: "parent", referencedTable: "Parent")
+        let (fixture, _, context) = try await Self.fixture(kind, relations: [relation])
         try await context.table("Parent").insert(["id": "p"])
         try await context.table("Child").insert(["id": "c", "parent": "p"])
         try await context.table("Child").insert(["id": "other"])
@@ -121,8 +123,8 @@ struct ConcurrentPushTests {
     func aCycleOfReferencesIsSentInQueueOrder(_ kind: StoreKind) async throws {
         let fixture = try await EngineFixture(kind)
         let todo = fixture.todo
-        try await todo.insert(["id": "x", "link": "y"])
-        try await todo.insert(["id": "y", "link": "x"])
+        try await todo.insert(["id": "x", "todoItemId": "y"])
+        try await todo.insert(["id": "y", "todoItemId": "x"])
         try await fixture.context.push(settings: PushSettings(maximumConcurrentRequests: 8))
         #expect(await fixture.remote.requests == ["POST TodoItem/x", "POST TodoItem/y"])
     }

@@ -31,6 +31,61 @@ struct ScopedPushTests {
         #expect(try await fixture.context.operationErrors().map(\.operation.itemId) == ["a1"])
     }
 
+    /// The queued inserts a scoped push's items refer to in other tables (a field named by convention, a declared
+    /// relation) go first, transitively; nothing else of those tables goes.
+    @Test(arguments: StoreKind.allCases)
+    func pushingOneTablePushesTheInsertsItsItemsReferToFirst(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        let context = SyncContext(dataSource: fixture.store.dataSource, remote: fixture.remote,
+                                  relations: [TableRelation(table: "TodoList", field: "owner", referencedTable: "User")])
+        try await context.table("User").insert(["id": "u1"])
+        try await context.table("TodoList").insert(["id": "l1", "owner": "u1"])
+        try await context.table("TodoList").insert(["id": "l2"])
+        try await context.table("TodoItem").insert(["id": "i1", "todoListId": "l1"])
+        #expect(try await context.push(tables: ["TodoItem"]).pushed == 3)
+        #expect(await fixture.remote.requests == ["POST User/u1", "POST TodoList/l1", "POST TodoItem/i1"])
+        #expect(try await context.pendingOperations().map(\.itemId) == ["l2"])
+    }
+
+    /// An item queued while a scoped push runs, referring to an insert of another table queued before it, is sent
+    /// after that insert, which the push sends too.
+    @Test(arguments: StoreKind.allCases)
+    func anItemQueuedDuringAScopedPushIsSentAfterTheInsertItRefersTo(_ kind: StoreKind) async throws {
+        let (fixture, suspending) = try await EngineFixture.suspended(kind)
+        let context = fixture.context
+        try await context.table("TodoList").insert(["id": "l1"])
+        try await context.table("TodoItem").insert(["id": "a"])
+        await suspending.suspendNext(.insert, at: .afterServer)
+        let push = await suspending.parked { try await context.push(tables: ["TodoItem"]) }
+        try await context.table("TodoItem").insert(["id": "b", "todoListId": "l1"])
+        await suspending.resume()
+        #expect(try await push.value.pushed == 3)
+        #expect(await fixture.remote.requests == ["POST TodoItem/a", "POST TodoList/l1", "POST TodoItem/b"])
+    }
+
+    /// A scoped push's delete of a referred item sends first the other tables' operations that may still refer to it
+    /// on the server: those of a table declared to refer to its table, and those whose content (a delete: its
+    /// snapshot) names it.
+    @Test(arguments: StoreKind.allCases)
+    func pushingOneTablesDeleteOfAReferredItemPushesTheReferringOperationsFirst(_ kind: StoreKind) async throws {
+        let fixture = try await EngineFixture(kind)
+        let context = SyncContext(dataSource: fixture.store.dataSource, remote: fixture.remote,
+                                  relations: [TableRelation(table: "Child", field: "parent", referencedTable: "Parent")])
+        await fixture.remote.seed([["id": "p"], ["id": "q"], ["id": "r"]], table: "Parent")
+        await fixture.remote.seed([["id": "c", "parent": "p"], ["id": "e"]], table: "Child")
+        await fixture.remote.seed([["id": "d", "parentId": "r"]], table: "Note")
+        for table in ["Parent", "Child", "Note"] { try await context.table(table).pull() }
+        try await context.table("Parent").delete(try #require(try await context.table("Parent").read(id: "p")))
+        try await context.table("Parent").delete(try #require(try await context.table("Parent").read(id: "r")))
+        var child = try #require(try await context.table("Child").read(id: "c"))
+        child["parent"] = "q"
+        try await context.table("Child").update(child)
+        try await context.table("Note").delete(try #require(try await context.table("Note").read(id: "d")))
+        await fixture.remote.clearRequests()
+        #expect(try await context.push(tables: ["Parent"]).pushed == 4)
+        #expect(await fixture.remote.requests == ["PATCH Child/c", "DELETE Parent/p", "DELETE Note/d", "DELETE Parent/r"])
+    }
+
     @Test func anEmptySetPushesNothingAndAReservedNameIsRefused() async throws {
         let fixture = try await EngineFixture(.inMemory)
         try await queueTwoTables(fixture)
