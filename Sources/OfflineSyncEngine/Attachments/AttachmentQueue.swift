@@ -57,6 +57,13 @@ public actor AttachmentQueue {
     ///   data-source error.
     public init(context: SyncContext, directory: URL, fields: [AttachmentField],
                 transport: any AttachmentTransport, settings: AttachmentSettings = AttachmentSettings()) async throws {
+        try await self.init(context: context, directory: directory, fields: fields, transport: transport,
+                            settings: settings, durability: .system)
+    }
+
+    /// The queue of `directory`, its files made durable with `durability` (a test's failing syncs).
+    init(context: SyncContext, directory: URL, fields: [AttachmentField], transport: any AttachmentTransport,
+         settings: AttachmentSettings, durability: AttachmentDurability) async throws {
         for field in fields {
             guard !field.field.isEmpty, (try? SyncContext.validateTable(field.table)) != nil else {
                 throw AttachmentError.invalidField(table: field.table, field: field.field)
@@ -66,7 +73,7 @@ public actor AttachmentQueue {
         self.transport = transport
         self.settings = settings
         fieldsByTable = Dictionary(grouping: fields, by: \.table).mapValues { $0.map(\.field) }
-        files = try AttachmentFiles(directory: directory)
+        files = try AttachmentFiles(directory: directory, durability: durability)
         try files.discardPartials()
         try await recover()
         await context.register(self)
@@ -175,8 +182,10 @@ public actor AttachmentQueue {
         return clock
     }
 
-    /// Records the new attachment, then gives its partial file its name: a crash in between leaves a record without
-    /// a file, which the next start forgets (the call never returned its id).
+    /// Records the new attachment, then gives its partial file its name and syncs the directory: a crash in between
+    /// leaves a record without a file, which the next start forgets (the call never returned its id). When the
+    /// rename or the directory sync fails, the file goes with its record: a file left without one would be taken
+    /// for a download at the next start.
     private func adding(_ partial: URL, bytes: Int64) async throws -> String {
         let id = UUID().uuidString.lowercased()
         do {
@@ -184,6 +193,7 @@ public actor AttachmentQueue {
             try files.moveIntoPlace(partial, id: id)
         } catch {
             files.removePartial(partial)
+            files.remove(id)
             try? await forget([id])
             throw error
         }
