@@ -26,8 +26,10 @@ public import Foundation
 ///   stays queued) and the rest of the push goes on.
 /// - **Download what pulled items refer to:** after a pull, in the background when
 ///   ``AttachmentSettings/downloadsAfterPull`` is on, else on the first ``file(for:)``; ``sync()`` does both.
-/// - **Kills:** the queue's state is a table of the context's store (`__attachments`); a half-written download is
-///   discarded at the next start, and an interrupted upload is sent again (uploads are idempotent by id).
+/// - **Kills and power loss:** the queue's state is a table of the context's store (`__attachments`), and its files
+///   are synced as the journal store syncs its own; a half-written download is discarded at the next start, an
+///   interrupted upload is sent again (uploads are idempotent by id), and the record of a file that an item names is
+///   never forgotten (should the file be lost, the item is held back from the server).
 /// - **Space:** beyond ``AttachmentSettings/cacheLimitBytes``, uploaded files are removed least recently used
 ///   first, except those of items with pending operations; ``SyncContext/erase()`` removes every file.
 public actor AttachmentQueue {
@@ -209,12 +211,18 @@ public actor AttachmentQueue {
     }
 
     /// Loads the records and makes them agree with the files: a record of an added file that is not there is
-    /// forgotten (its add never returned); a file without a record was downloaded just before a crash.
+    /// forgotten when no item names it (its add never returned), and kept when one does (the file was lost after the
+    /// add returned, say by a power cut: the push then holds that item, and ``state(of:)`` says `missing`); a file
+    /// without a record was downloaded just before a crash.
     private func recover() async throws {
         records = try await AttachmentRecord.all(in: context.dataSource)
         clock = records.values.map(\.used).max() ?? 0
         let present = Set(try files.ids().filter { (try? AttachmentError.validate($0)) != nil })
-        try await forget(records.values.filter { !$0.uploaded && !present.contains($0.id) }.map(\.id).sorted())
+        let lacking = records.values.filter { !$0.uploaded && !present.contains($0.id) }.map(\.id)
+        if !lacking.isEmpty {
+            let named = try await referencedIDs().union(pinnedIDs())
+            try await forget(lacking.filter { !named.contains($0) }.sorted())
+        }
         var found: [AttachmentRecord] = []
         for id in present.sorted() where records[id] == nil {
             found.append(AttachmentRecord(id: id, uploaded: true, bytes: files.size(of: id) ?? 0, used: tick()))

@@ -33,8 +33,8 @@ final class SwitchableDirectorySync: @unchecked Sendable {
     }
 }
 
-/// The attachment files are as durable as the journal's records: synced with the store's calls, and a failed
-/// directory sync reported.
+/// The attachment files are as durable as the journal's records: synced with the store's calls, a failed directory
+/// sync reported, and no record that a committed item names forgotten at start.
 struct AttachmentDurabilityTests {
     static let photo = AttachmentQueueTests.photo
 
@@ -81,5 +81,40 @@ struct AttachmentDurabilityTests {
         await #expect(throws: AttachmentError.self, "the erase returned although its removals may not survive a power loss") {
             try await context.erase()
         }
+    }
+
+    /// A power cut after the app saved an item naming a new photo: the journal made both records durable, but the
+    /// disk kept the queue's directory as it was before the photo's rename (the file still in `.partial`). The next
+    /// start must keep the photo's record, so that the push holds the item instead of sending a reference to a file
+    /// nobody has.
+    @Test func aRecordThatACommittedItemNamesSurvivesAPowerCutThatLostItsFile() async throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let transport = InMemoryAttachmentTransport()
+        let server = InMemoryRemote()
+        let store = try await JournalDataSource(directory: folder.url.appendingPathComponent("store"))
+        let device = try await AttachmentDevice(remote: server, transport: transport, folder: folder, dataSource: store)
+        let named = try await device.queue.add(Self.photo)
+        try await device.table.insert(["id": "i1", "photo": .string(named)])
+        let unnamed = try await device.queue.add(Self.photo)
+        try await store.close()
+        for id in [named, unnamed] {
+            try FileManager.default.moveItem(at: device.filesFolder.appendingPathComponent(id),
+                                             to: device.filesFolder.appendingPathComponent(".partial/\(id)"))
+        }
+
+        let reopened = try await JournalDataSource(directory: folder.url.appendingPathComponent("store"))
+        let restarted = try await AttachmentDevice(remote: server, transport: transport, folder: folder, dataSource: reopened)
+        let records = try await AttachmentRecord.all(in: reopened)
+        #expect(records[named]?.uploaded == false, "the record of a photo an item names was forgotten")
+        #expect(records[unnamed] == nil, "the record of a photo no item names is kept")
+        #expect(try await restarted.queue.state(of: named) == .missing)
+        let error = await #expect(throws: PushError.self, "the item was sent naming a file nobody has") {
+            try await restarted.context.push()
+        }
+        #expect(error?.errors.map(\.operation.itemId) == ["i1"])
+        #expect(await server.items(table: "Inspection").isEmpty)
+        #expect(await transport.files.isEmpty)
+        try await reopened.close()
     }
 }
