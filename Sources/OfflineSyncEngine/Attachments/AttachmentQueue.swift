@@ -41,6 +41,14 @@ public actor AttachmentQueue {
     let fieldsByTable: [String: [String]]
     /// The rows of `__attachments`, as last committed.
     var records: [String: AttachmentRecord] = [:]
+    /// Holds the changes of ``records`` one at a time, each reading what the one before committed
+    /// (``update(_:_:)``).
+    let recordWrites = SerialGate()
+    /// The ids whose records a write is storing now.
+    var recordsBeingWritten: Set<String> = []
+    /// The uses that ``touch(_:)`` recorded while a write of their records was in flight, by id: the write stores
+    /// them once it committed.
+    var lateUses: [String: Int64] = [:]
     /// The last use counter handed out (``AttachmentRecord/used``).
     var clock: Int64 = 0
     /// The uploads and downloads running, by id: a second request for the same file waits for the first.
@@ -164,20 +172,6 @@ public actor AttachmentQueue {
         statusStreams.remove(key)
     }
 
-    /// Stores `records` in the context's store, then in ``records``.
-    func save(_ changed: [AttachmentRecord]) async throws {
-        guard !changed.isEmpty else { return }
-        try await context.dataSource.apply([AttachmentRecord.saving(changed)])
-        for record in changed { records[record.id] = record }
-    }
-
-    /// Removes the records of `ids` from the context's store, then from ``records``.
-    func forget(_ ids: [String]) async throws {
-        guard !ids.isEmpty else { return }
-        try await context.dataSource.apply([AttachmentRecord.removing(ids)])
-        for id in ids { records[id] = nil }
-    }
-
     /// The next use counter.
     func tick() -> Int64 {
         clock += 1
@@ -201,13 +195,6 @@ public actor AttachmentQueue {
         }
         publish()
         return id
-    }
-
-    /// Marks `id` used now, for eviction.
-    private func touch(_ id: String) async throws {
-        guard var record = records[id] else { return }
-        record.used = tick()
-        try await save([record])
     }
 
     /// Loads the records and makes them agree with the files: a record of an added file that is not there is
