@@ -83,7 +83,9 @@ extension AttachmentQueue {
 
     private func performUpload(_ id: String) async -> String? {
         guard let record = records[id], !record.uploaded else { return nil }
-        guard files.size(of: id) != nil else { return "its file is no longer on this device" }
+        guard files.size(of: id) != nil else {
+            return "its file is no longer on this device and was never uploaded: add the file again and store its new id in the item"
+        }
         let bytes = record.bytes
         bytesInFlight += bytes
         publish()

@@ -113,6 +113,8 @@ struct AttachmentDurabilityTests {
             try await restarted.context.push()
         }
         #expect(error?.errors.map(\.operation.itemId) == ["i1"])
+        let message = error?.errors.first?.message ?? ""
+        #expect(message.contains(named) && message.contains("add the file again"), "\(message)")
         #expect(await server.items(table: "Inspection").isEmpty)
         #expect(await transport.files.isEmpty)
         try await reopened.close()
