@@ -54,12 +54,9 @@ struct POSIXFileSystem: FileSystem {
     }
 
     func sync(_ file: FileDescriptor) throws(JournalError) {
-        #if canImport(Darwin)
-        if fcntl(file.raw, F_FULLFSYNC) == 0 { return }
-        guard fsync(file.raw) == 0 else { throw failure("fsync", file.path) }
-        #else
-        guard fdatasync(file.raw) == 0 else { throw failure("fdatasync", file.path) }
-        #endif
+        do { try FileDurability.syncData(of: file.raw) } catch {
+            throw JournalError.io(operation: error.operation, path: file.path, errno: error.errno)
+        }
     }
 
     func truncate(_ file: FileDescriptor, to length: Int64) throws(JournalError) {
@@ -77,13 +74,9 @@ struct POSIXFileSystem: FileSystem {
     }
 
     func syncDirectory(_ path: String) throws(JournalError) {
-        let descriptor = systemOpen(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard descriptor >= 0 else { throw failure("open directory", path) }
-        defer { _ = systemClose(descriptor) }
-        #if canImport(Darwin)
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-        #endif
-        guard fsync(descriptor) == 0 else { throw failure("fsync directory", path) }
+        do { try FileDurability.syncDirectory(path) } catch {
+            throw JournalError.io(operation: error.operation, path: path, errno: error.errno)
+        }
     }
 
     func makeDirectory(_ path: String) throws(JournalError) {

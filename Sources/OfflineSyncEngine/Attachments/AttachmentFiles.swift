@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OfflineSyncStore
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -10,16 +11,20 @@ import Foundation
 #endif
 
 /// The directory of an ``AttachmentQueue``: one file per attachment, named by its id, and a `.partial` folder for
-/// files being written. A file reaches its name only whole and synced (written in `.partial`, `fsync`ed, renamed, the
-/// directory synced), so a crash leaves a complete file or none; whatever `.partial` holds at open is discarded.
+/// files being written. A file reaches its name only whole and synced (written in `.partial`, synced, renamed, the
+/// directory synced), so a crash leaves a complete file or none; whatever `.partial` holds at open is discarded. The
+/// syncs are the journal store's (``AttachmentDurability``), so the files are as durable as the store's records.
 struct AttachmentFiles: Sendable {
     let directory: URL
     private let partial: URL
+    private let durability: AttachmentDurability
 
-    /// The files of `directory`, created (with the folders above it, mode 0700) when missing.
-    init(directory: URL) throws(AttachmentError) {
+    /// The files of `directory`, created (with the folders above it, mode 0700) when missing, made durable with
+    /// `durability`.
+    init(directory: URL, durability: AttachmentDurability = .system) throws(AttachmentError) {
         guard directory.isFileURL else { throw AttachmentError.invalidDirectory(directory.absoluteString) }
         self.directory = directory
+        self.durability = durability
         partial = directory.appendingPathComponent(".partial", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true,
@@ -59,7 +64,8 @@ struct AttachmentFiles: Sendable {
         let descriptor = try create(target)
         defer { close(descriptor) }
         let failed = bytes.withUnsafeBytes { raw in Self.writeAll(raw, to: descriptor) }
-        if failed || fsync(descriptor) != 0 { throw Self.failure("write", target) }
+        if failed { throw Self.failure("write", target) }
+        try sync(descriptor, target)
         return target
     }
 
@@ -83,7 +89,7 @@ struct AttachmentFiles: Sendable {
             if failed { throw Self.failure("write", target) }
             total += Int64(count)
         }
-        if fsync(descriptor) != 0 { throw Self.failure("sync", target) }
+        try sync(descriptor, target)
         return (target, total)
     }
 
@@ -92,15 +98,18 @@ struct AttachmentFiles: Sendable {
         let descriptor = open(file.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure("open", file) }
         defer { close(descriptor) }
+        try sync(descriptor, file)
         var status = stat()
-        guard fsync(descriptor) == 0, fstat(descriptor, &status) == 0 else { throw Self.failure("sync", file) }
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("read the size of", file) }
         return Int64(status.st_size)
     }
 
     /// Gives the partial file `file` the name of attachment `id`, durably.
+    /// - Throws: ``AttachmentError/file(operation:path:reason:)`` when the rename fails, or when the directory sync
+    ///   does (the file then has its name, which a power loss may undo).
     func moveIntoPlace(_ file: URL, id: String) throws(AttachmentError) {
         guard rename(file.path, url(of: id).path) == 0 else { throw Self.failure("rename", file) }
-        syncDirectory()
+        try syncDirectory()
     }
 
     /// Removes attachment `id`'s file, if there.
@@ -123,10 +132,12 @@ struct AttachmentFiles: Sendable {
     }
 
     /// Removes every file, partial ones too, and syncs the directory.
+    /// - Throws: ``AttachmentError/file(operation:path:reason:)`` when the files cannot be listed or the directory
+    ///   sync fails.
     func removeAll() throws(AttachmentError) {
         try discardPartials()
         for id in try ids() { remove(id) }
-        syncDirectory()
+        try syncDirectory()
     }
 
     private func create(_ file: URL) throws(AttachmentError) -> Int32 {
@@ -135,11 +146,20 @@ struct AttachmentFiles: Sendable {
         return descriptor
     }
 
-    private func syncDirectory() {
-        let descriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
+    /// Makes the data of the open file `descriptor` (of `file`) durable.
+    private func sync(_ descriptor: Int32, _ file: URL) throws(AttachmentError) {
+        do { try durability.syncData(descriptor) } catch {
+            throw AttachmentError.file(operation: "sync", path: file.path,
+                                       reason: "\(error.operation) failed: \(String(cString: strerror(error.errno)))")
+        }
+    }
+
+    /// Makes the entries created, renamed or removed in the directory durable.
+    private func syncDirectory() throws(AttachmentError) {
+        do { try durability.syncDirectory(directory.path) } catch {
+            throw AttachmentError.file(operation: "sync the directory", path: directory.path,
+                                       reason: "\(error.operation) failed: \(String(cString: strerror(error.errno)))")
+        }
     }
 
     /// Writes all of `bytes`; returns true when a write failed.

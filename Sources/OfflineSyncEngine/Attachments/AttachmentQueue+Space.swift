@@ -49,6 +49,7 @@ extension AttachmentQueue {
     func erased() throws {
         try files.removeAll()
         records = [:]
+        lateUses = [:]
         pendingDownloads = 0
         publish()
     }

@@ -82,45 +82,66 @@ extension AttachmentQueue {
     }
 
     private func performUpload(_ id: String) async -> String? {
-        guard var record = records[id], !record.uploaded else { return nil }
-        guard files.size(of: id) != nil else { return "its file is no longer on this device" }
+        guard let record = records[id], !record.uploaded else { return nil }
+        guard files.size(of: id) != nil else {
+            return "its file is no longer on this device and was never uploaded: add the file again and store its new id in the item"
+        }
         let bytes = record.bytes
         bytesInFlight += bytes
         publish()
+        var failure: String?
         do {
             try await transport.upload(files.url(of: id), id: id)
-            record.uploaded = true
-            record.failure = nil
         } catch {
-            record.failure = String(describing: error)
+            failure = String(describing: error)
         }
+        // Changes the record as it is once the upload ended, not as it was before: a use recorded meanwhile stays.
         // Should the record not be stored, the file is uploaded again later: uploads are idempotent by id.
-        try? await save([record])
+        try? await update([id]) { [failure] _, record in
+            guard record != nil else { return }
+            if let failure {
+                record?.failure = failure
+            } else {
+                record?.uploaded = true
+                record?.failure = nil
+            }
+        }
         bytesInFlight -= bytes
         publish()
-        return record.failure
+        return failure
     }
 
     /// Downloads into a partial file, syncs it, gives it its name, then records it: a crash in between leaves a
     /// partial file (discarded at the next start) or a whole file without a record (recorded at the next start).
     private func performDownload(_ id: String) async -> String? {
         let partial = files.newPartial()
-        var record = records[id] ?? AttachmentRecord(id: id, uploaded: true, bytes: 0, used: 0)
+        var downloaded: AttachmentRecord?
+        var failure: String?
+        var missing = false
         do {
             try await transport.download(id: id, to: partial)
             let bytes = try files.syncPartial(partial)
             try files.moveIntoPlace(partial, id: id)
-            record = AttachmentRecord(id: id, uploaded: true, bytes: bytes, used: tick())
+            downloaded = AttachmentRecord(id: id, uploaded: true, bytes: bytes, used: tick())
         } catch let error as AttachmentTransportError {
             files.removePartial(partial)
-            if case .notFound = error { record.missing = true } else { record.failure = error.description }
+            if case .notFound = error { missing = true } else { failure = error.description }
         } catch {
             files.removePartial(partial)
-            record.failure = String(describing: error)
+            failure = String(describing: error)
         }
-        try? await save([record])
+        // A failure is noted on the record as it is once the download ended.
+        try? await update([id]) { [downloaded, failure, missing] id, record in
+            if let downloaded {
+                record = downloaded
+                return
+            }
+            var noted = record ?? AttachmentRecord(id: id, uploaded: true, bytes: 0, used: 0)
+            if missing { noted.missing = true } else { noted.failure = failure }
+            record = noted
+        }
         publish()
-        if record.missing { return "the server has no such attachment" }
-        return record.failure
+        if missing { return "the server has no such attachment" }
+        return failure
     }
 }

@@ -26,8 +26,10 @@ public import Foundation
 ///   stays queued) and the rest of the push goes on.
 /// - **Download what pulled items refer to:** after a pull, in the background when
 ///   ``AttachmentSettings/downloadsAfterPull`` is on, else on the first ``file(for:)``; ``sync()`` does both.
-/// - **Kills:** the queue's state is a table of the context's store (`__attachments`); a half-written download is
-///   discarded at the next start, and an interrupted upload is sent again (uploads are idempotent by id).
+/// - **Kills and power loss:** the queue's state is a table of the context's store (`__attachments`), and its files
+///   are synced as the journal store syncs its own; a half-written download is discarded at the next start, an
+///   interrupted upload is sent again (uploads are idempotent by id), and the record of a file that an item names is
+///   never forgotten (should the file be lost, the item is held back from the server).
 /// - **Space:** beyond ``AttachmentSettings/cacheLimitBytes``, uploaded files are removed least recently used
 ///   first, except those of items with pending operations; ``SyncContext/erase()`` removes every file.
 public actor AttachmentQueue {
@@ -39,6 +41,14 @@ public actor AttachmentQueue {
     let fieldsByTable: [String: [String]]
     /// The rows of `__attachments`, as last committed.
     var records: [String: AttachmentRecord] = [:]
+    /// Holds the changes of ``records`` one at a time, each reading what the one before committed
+    /// (``update(_:_:)``).
+    let recordWrites = SerialGate()
+    /// The ids whose records a write is storing now.
+    var recordsBeingWritten: Set<String> = []
+    /// The uses that ``touch(_:)`` recorded while a write of their records was in flight, by id: the write stores
+    /// them once it committed.
+    var lateUses: [String: Int64] = [:]
     /// The last use counter handed out (``AttachmentRecord/used``).
     var clock: Int64 = 0
     /// The uploads and downloads running, by id: a second request for the same file waits for the first.
@@ -57,6 +67,13 @@ public actor AttachmentQueue {
     ///   data-source error.
     public init(context: SyncContext, directory: URL, fields: [AttachmentField],
                 transport: any AttachmentTransport, settings: AttachmentSettings = AttachmentSettings()) async throws {
+        try await self.init(context: context, directory: directory, fields: fields, transport: transport,
+                            settings: settings, durability: .system)
+    }
+
+    /// The queue of `directory`, its files made durable with `durability` (a test's failing syncs).
+    init(context: SyncContext, directory: URL, fields: [AttachmentField], transport: any AttachmentTransport,
+         settings: AttachmentSettings, durability: AttachmentDurability) async throws {
         for field in fields {
             guard !field.field.isEmpty, (try? SyncContext.validateTable(field.table)) != nil else {
                 throw AttachmentError.invalidField(table: field.table, field: field.field)
@@ -66,7 +83,7 @@ public actor AttachmentQueue {
         self.transport = transport
         self.settings = settings
         fieldsByTable = Dictionary(grouping: fields, by: \.table).mapValues { $0.map(\.field) }
-        files = try AttachmentFiles(directory: directory)
+        files = try AttachmentFiles(directory: directory, durability: durability)
         try files.discardPartials()
         try await recover()
         await context.register(self)
@@ -155,28 +172,16 @@ public actor AttachmentQueue {
         statusStreams.remove(key)
     }
 
-    /// Stores `records` in the context's store, then in ``records``.
-    func save(_ changed: [AttachmentRecord]) async throws {
-        guard !changed.isEmpty else { return }
-        try await context.dataSource.apply([AttachmentRecord.saving(changed)])
-        for record in changed { records[record.id] = record }
-    }
-
-    /// Removes the records of `ids` from the context's store, then from ``records``.
-    func forget(_ ids: [String]) async throws {
-        guard !ids.isEmpty else { return }
-        try await context.dataSource.apply([AttachmentRecord.removing(ids)])
-        for id in ids { records[id] = nil }
-    }
-
     /// The next use counter.
     func tick() -> Int64 {
         clock += 1
         return clock
     }
 
-    /// Records the new attachment, then gives its partial file its name: a crash in between leaves a record without
-    /// a file, which the next start forgets (the call never returned its id).
+    /// Records the new attachment, then gives its partial file its name and syncs the directory: a crash in between
+    /// leaves a record without a file, which the next start forgets (the call never returned its id). When the
+    /// rename or the directory sync fails, the file goes with its record: a file left without one would be taken
+    /// for a download at the next start.
     private func adding(_ partial: URL, bytes: Int64) async throws -> String {
         let id = UUID().uuidString.lowercased()
         do {
@@ -184,6 +189,7 @@ public actor AttachmentQueue {
             try files.moveIntoPlace(partial, id: id)
         } catch {
             files.removePartial(partial)
+            files.remove(id)
             try? await forget([id])
             throw error
         }
@@ -191,20 +197,19 @@ public actor AttachmentQueue {
         return id
     }
 
-    /// Marks `id` used now, for eviction.
-    private func touch(_ id: String) async throws {
-        guard var record = records[id] else { return }
-        record.used = tick()
-        try await save([record])
-    }
-
     /// Loads the records and makes them agree with the files: a record of an added file that is not there is
-    /// forgotten (its add never returned); a file without a record was downloaded just before a crash.
+    /// forgotten when no item names it (its add never returned), and kept when one does (the file was lost after the
+    /// add returned, say by a power cut: the push then holds that item, and ``state(of:)`` says `missing`); a file
+    /// without a record was downloaded just before a crash.
     private func recover() async throws {
         records = try await AttachmentRecord.all(in: context.dataSource)
         clock = records.values.map(\.used).max() ?? 0
         let present = Set(try files.ids().filter { (try? AttachmentError.validate($0)) != nil })
-        try await forget(records.values.filter { !$0.uploaded && !present.contains($0.id) }.map(\.id).sorted())
+        let lacking = records.values.filter { !$0.uploaded && !present.contains($0.id) }.map(\.id)
+        if !lacking.isEmpty {
+            let named = try await referencedIDs().union(pinnedIDs())
+            try await forget(lacking.filter { !named.contains($0) }.sorted())
+        }
         var found: [AttachmentRecord] = []
         for id in present.sorted() where records[id] == nil {
             found.append(AttachmentRecord(id: id, uploaded: true, bytes: files.size(of: id) ?? 0, used: tick()))
