@@ -19,7 +19,10 @@ public struct Migration: Sendable {
     /// The tables whose items it transforms.
     public var tables: Set<String>
     /// The new item, or nil to remove it locally. Runs on every item of `tables`, pending ones included; the
-    /// result keeps the item's `id` (a missing `id` is filled in).
+    /// result keeps the item's `id` (a missing `id` is filled in) and its system properties (`version`,
+    /// `createdAt`, `updatedAt`, `deleted`): one the result does not hold, in any casing, is taken from the item, so
+    /// a transform may build a new item (decode the old model and encode the new one) and the next update still goes
+    /// out with `If-Match`.
     public var transform: @Sendable (_ table: String, _ item: JSONObject) throws -> JSONObject?
 
     /// Creates a migration step.

@@ -34,7 +34,10 @@ struct MigrationPlan {
     /// The tables some migration transforms.
     var tables: Set<String> { migrations.reduce(into: []) { $0.formUnion($1.tables) } }
 
-    /// `item` of `table` through every migration of `table` in order; nil when one of them removes it.
+    /// `item` of `table` through every migration of `table` in order; nil when one of them removes it. Each step's
+    /// result keeps the step's input `id` and system properties (`version`, `createdAt`, `updatedAt`, `deleted`)
+    /// where it lacks them, so that a transform that builds a new item still sends its next write with `If-Match`
+    /// (``keepingSystemProperties(of:in:)``).
     /// - Throws: ``SyncError/migrationFailed(version:table:itemId:reason:)`` when a transform throws, changes the
     ///   item's id or returns a value a store cannot hold.
     func migrated(_ item: JSONObject, table: String) throws(SyncError) -> JSONObject? {
@@ -55,10 +58,20 @@ struct MigrationPlan {
             case let other?:
                 throw failure("it changed the id to \(other.jsonString()); a migration keeps every item's id")
             }
+            Self.keepingSystemProperties(of: current, in: &next)
             do { try SyncContext.validateContent(next, table: table) } catch { throw failure(error.description) }
             current = next
         }
         return current
+    }
+
+    /// Gives `next` each system property of `input` that it does not hold in any casing: a transform sets a system
+    /// property by holding it (`null` included), and leaving it out keeps the input's.
+    static func keepingSystemProperties(of input: JSONObject, in next: inout JSONObject) {
+        let held = Set(next.keys.filter(SystemProperties.isSystemProperty).map { $0.lowercased() })
+        for (name, value) in input where SystemProperties.isSystemProperty(name) && !held.contains(name.lowercased()) {
+            next[name] = value
+        }
     }
 
     /// `item` migrated, or `item` itself when a migration removes or rejects it: for the copies the engine keeps

@@ -12,7 +12,10 @@ extension SyncContext {
     ///
     /// Call it when the app starts, before other calls, with every migration the app knows. Each migration runs on
     /// every item of its tables, those with pending operations included (a pending insert or update is then pushed
-    /// with the new content). The engine's own copies follow: a queued delete's snapshot, an operation's base, and
+    /// with the new content). What a transform leaves out of the system properties (`version`, `createdAt`,
+    /// `updatedAt`, `deleted`) is kept from the item it was given, for items and the engine's copies alike, so the
+    /// next write still carries its `If-Match`. The engine's own copies follow: a queued delete's snapshot, an
+    /// operation's base, and
     /// what an attempt of an operation sent (its migrated form is kept beside the original, so that a server row holding either still
     /// shows that the attempt landed when its answer was lost). An item the migration removes loses its pending
     /// insert or update too; a queued delete stays. The call waits for a push or pull in progress to end.

@@ -11,23 +11,27 @@ import OfflineSyncStore
 /// 1. No server row: `.fail`.
 /// 2. The fields merged are the top-level fields of the base, local and server copies except `id` and the system
 ///    properties (`version`, `createdAt`, `updatedAt`, `deleted`, in any casing). A nested object or array is one
-///    value; a field absent on a side has the value "absent", so removing a field is a change. Values compare as
-///    filters compare them (`1` equals `1.0`). Per field: `l == b` takes `s`; else `s == b` takes `l`; else
-///    `l == s` takes that value; else both changed it differently: `fieldRules[field] ?? rule` decides (a custom
+///    value. A field the local copy lacks is not part of the local change and takes `s`, whatever `b` is: an update
+///    sends only the fields it holds (a `PATCH` leaves the others as they are), so an item built from a typed model
+///    (which leaves a `nil` optional out) or a partial item changes only what it holds; to clear a field, set it to
+///    `null`. Otherwise `null` and absent are one value, "no value", on every side: a local `null` over a value is a
+///    clear, a base `null` that the local or server copy leaves out is no change. Values compare as filters compare
+///    them (`1` equals `1.0`). Per field: `l` absent takes `s`; else `l == b` takes `s`; else `s == b` takes `l`;
+///    else `l == s` takes `s`; else both changed it differently: `fieldRules[field] ?? rule` decides (a custom
 ///    rule's `nil` removes the field) and `onBothChanged` reports the decision.
 /// 3. An update, or an insert, against a live server row: the result is `["id": itemId]` plus the merged fields
-///    (the engine adds the server's version). It is `.useServer` when the merged fields equal the server's, else
-///    `.useMerged`. Without a base, every field whose local and server values differ counts as changed on both
-///    sides, with base `nil`.
+///    (the engine adds the server's version). It is `.useServer` when the merged fields equal the server's (`null`
+///    equal to absent), else `.useMerged`. Without a base, every field the local copy holds with a value other than
+///    the server's counts as changed on both sides, with base `nil`.
 /// 4. An update, or an insert, against a deleted server row: the rule for `"deleted"` decides, reported as field
 ///    `"deleted"` with base `false` (`nil` without a base), local `false`, server `true`. A kept `true` (the
 ///    default, `.keepServer`) is `.useServer`: the deletion wins. Anything else, `.keepLocal` included, is `.fail`:
 ///    an update cannot bring a deleted row back, so the conflict is recorded for the app.
-/// 5. A delete: against a deleted server row, `.useServer`; against a row whose fields equal the base's (the server
-///    did not change it), `.useClient`: the delete is sent again. Otherwise the rule for `"deleted"` decides,
-///    reported as field `"deleted"` with base `false` (`nil` without a base), local `true`, server `false`. A kept
-///    `true` (`.keepLocal`) is `.useClient`; anything else (the default, `.keepServer`) is `.useServer`: the
-///    server's change wins and the delete is dropped.
+/// 5. A delete: against a deleted server row, `.useServer`; against a row whose fields equal the base's (`null`
+///    equal to absent: the server did not change it), `.useClient`: the delete is sent again. Otherwise the rule
+///    for `"deleted"` decides, reported as field `"deleted"` with base `false` (`nil` without a base), local `true`,
+///    server `false`. A kept `true` (`.keepLocal`) is `.useClient`; anything else (the default, `.keepServer`) is
+///    `.useServer`: the server's change wins and the delete is dropped.
 ///
 /// An insert or update with no local item (neither ``SyncConflict/localItem`` nor the operation's item) is `.fail`.
 /// Decisions are reported, in field-name order, only once the resolution is decided: when a custom rule throws,
@@ -35,7 +39,7 @@ import OfflineSyncStore
 public struct ThreeWayMerge: ConflictHandler {
     /// How to decide a field that both sides changed to different values.
     public enum Rule: Sendable {
-        /// Keep the local value (absent when the local copy removed the field).
+        /// Keep the local value (`null` when the local copy cleared the field).
         case keepLocal
         /// Keep the server's value (absent when the server removed the field).
         case keepServer
@@ -124,7 +128,7 @@ public struct ThreeWayMerge: ConflictHandler {
         let serverFields = Self.userFields(of: server)
         let merged = try mergedFields(base: conflict.baseItem.map(Self.userFields(of:)), local: Self.userFields(of: local),
                                       server: serverFields, operation: conflict.operation, decisions: &decisions)
-        if ValueComparison.equal(.object(merged), .object(serverFields)) { return .useServer }
+        if Self.sameFields(merged, serverFields) { return .useServer }
         var item = merged
         item["id"] = .string(conflict.operation.itemId)
         return .useMerged(item)
@@ -134,8 +138,7 @@ public struct ThreeWayMerge: ConflictHandler {
     private func deleteResolution(_ conflict: SyncConflict, server: JSONObject,
                                   decisions: inout [FieldDecision]) throws -> ConflictResolution {
         if SystemProperties.isDeleted(server) { return .useServer }
-        if let base = conflict.baseItem,
-           ValueComparison.equal(.object(Self.userFields(of: server)), .object(Self.userFields(of: base))) {
+        if let base = conflict.baseItem, Self.sameFields(Self.userFields(of: server), Self.userFields(of: base)) {
             return .useClient
         }
         let kept = try decideDeletion(conflict, localDeleted: true, decisions: &decisions)
@@ -151,7 +154,9 @@ public struct ThreeWayMerge: ConflictHandler {
         for field in fields.sorted() {
             let localValue = local[field], serverValue = server[field]
             let kept: JSONValue?
-            if let base, Self.same(localValue, base[field]) {
+            if localValue == nil {
+                kept = serverValue
+            } else if let base, Self.same(localValue, base[field]) {
                 kept = serverValue
             } else if let base, Self.same(serverValue, base[field]) {
                 kept = localValue
@@ -193,12 +198,18 @@ public struct ThreeWayMerge: ConflictHandler {
         item.filter { !SystemProperties.isSystemProperty($0.key) && $0.key.lowercased() != "id" }
     }
 
-    /// Whether two field values are the same: both absent, or equal as filters compare them.
+    /// Whether two field values are the same: both without a value (`null` or absent), or equal as filters compare
+    /// them.
     static func same(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
-        switch (lhs, rhs) {
-        case (nil, nil): return true
-        case (let left?, let right?): return ValueComparison.equal(left, right)
-        default: return false
+        switch (lhs ?? .null, rhs ?? .null) {
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        case (let left, let right): return ValueComparison.equal(left, right)
         }
+    }
+
+    /// Whether two sets of fields are the same field by field (``same(_:_:)``: `null` equal to absent).
+    static func sameFields(_ lhs: JSONObject, _ rhs: JSONObject) -> Bool {
+        Set(lhs.keys).union(rhs.keys).allSatisfy { same(lhs[$0], rhs[$0]) }
     }
 }

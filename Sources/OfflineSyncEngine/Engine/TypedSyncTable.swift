@@ -8,6 +8,9 @@ public import OfflineSyncStore
 /// are kept, so conflict detection keeps working (declare `var version: String?` to see them); top-level fields the
 /// model does not declare (written by a newer app version, or another client) are kept, locally and on the server;
 /// and a field the model declares but leaves `nil` is cleared, locally and on the server (it is sent as `null`).
+/// Whether the model declares a field is asked of each write's own item, as the model encoded it: a model whose
+/// `init(from:)` reads a key only for some items, and a stored row that no longer decodes as the model (written
+/// before the model gained a required field), are completed right.
 ///
 /// ```swift
 /// struct TodoItem: Codable, Sendable {

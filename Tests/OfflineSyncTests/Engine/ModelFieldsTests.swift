@@ -60,32 +60,48 @@ struct ModelFieldsTests {
         #expect(item == ["id": "a", "text": "t", "remark": .null])
     }
 
-    /// A stored item the model cannot decode at all (another field of the wrong type), for a model type never probed
-    /// before: nothing can be learned about a field, so every field the model did not encode is kept, not cleared.
-    @Test func whenTheStoredItemDoesNotDecodeEveryOtherFieldIsKept() throws {
-        struct NeverProbed: Codable, Sendable {
+    /// A stored item the model cannot decode (a field of an old shape): what the model encoded still decodes, so a
+    /// field it declares and left `nil` is cleared, and a field it does not know is kept.
+    @Test func aStoredItemTheModelCannotDecodeStillHasItsClearedFieldCleared() throws {
+        struct Model: Codable, Sendable {
             var id: String
             var text: String
             var remark: String?
         }
-        let stored: JSONObject = ["id": "a", "text": 12, "remark": "r"]
-        let item = try completed(NeverProbed(id: "a", text: "t"), over: stored)
-        #expect(item["remark"] == "r")
+        let stored: JSONObject = ["id": "a", "text": 12, "remark": "r", "extra": 1]
+        let item = try completed(Model(id: "a", text: "t"), over: stored)
+        #expect(item == ["id": "a", "text": "t", "remark": .null, "extra": 1])
     }
 
-    /// What a probe settles is kept per model type: a field the model ignores stays undeclared, and a field it reads
-    /// stays declared, whatever a later stored item holds; a probe that learned nothing (the item did not decode) is
-    /// asked again.
-    @Test func settledFieldsAreKeptPerModelTypeAndUnsettledOnesProbedAgain() throws {
-        struct Probed: Codable, Sendable {
+    /// A stored field of an old shape that the model decodes before the probed one (`remark` was a number) fails the
+    /// completed item's decoding there; the encoded item alone still shows that the model reads `details`.
+    @Test func aStoredFieldOfAnOldShapeDoesNotHideAnotherClear() throws {
+        let stored: JSONObject = ["id": "a", "text": "old", "remark": 5, "details": ["color": "red"], "extra": 1]
+        let item = try completed(Renamed(id: "a", title: "new"), over: stored)
+        #expect(item == ["id": "a", "text": "new", "remark": .null, "details": .null, "extra": 1])
+    }
+
+    /// Whether the model reads a field is asked of each item, never remembered for its type: a model that reads
+    /// `label` only when `count` is positive declares it for one item and not for the next, in either order.
+    @Test func whetherAModelReadsAFieldIsAnsweredPerItem() throws {
+        struct Conditional: Codable, Sendable {
             var id: String
             var count: Int
             var label: String?
+
+            enum CodingKeys: String, CodingKey { case id, count, label }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                count = try container.decode(Int.self, forKey: .count)
+                label = count > 0 ? try container.decodeIfPresent(String.self, forKey: .label) : nil
+            }
         }
-        let fields = ModelFields(Probed.self, coding: ModelCoding(table: "T"))
-        #expect(!fields.declares("colour", ["id": "a", "count": "not a number"]), "learned nothing: false, not kept")
-        #expect(fields.declares("label", ["id": "a", "count": 1]))
-        #expect(!fields.declares("colour", ["id": "a", "count": 1]))
-        #expect(fields.declares("label", ["id": "a", "count": "not a number"]), "kept: no decoding needed")
+        let fields = ModelFields(Conditional.self, coding: ModelCoding(table: "T"))
+        #expect(fields.declares("label", ["id": "a", "count": 1]) == true)
+        #expect(fields.declares("label", ["id": "a", "count": 0]) == false)
+        #expect(fields.declares("label", ["id": "a", "count": 1]) == true)
+        #expect(fields.declares("label", ["id": "a", "count": "not a number"]) == nil, "learned nothing")
     }
 }
