@@ -413,9 +413,24 @@ final class TableProtocolServer: @unchecked Sendable {
     /// The id of a filter `(id gt '…')`, a full pull's page after the last id it stored.
     private static func idAfter(_ filter: String) -> String? { quotedOperand(of: "(id gt '", in: filter) }
 
+    /// The operand of `prefix…')`, read scalar by scalar (`''` is one quote, as an OData server reads it); nil when
+    /// the filter has another shape or a lone quote ends the literal early (an injection, refused).
     private static func quotedOperand(of prefix: String, in filter: String) -> String? {
-        guard filter.hasPrefix(prefix), filter.hasSuffix("')") else { return nil }
-        return String(filter.dropFirst(prefix.count).dropLast(2)).replacing("''", with: "'")
+        let scalars = Array(filter.unicodeScalars), head = Array(prefix.unicodeScalars), tail = Array("')".unicodeScalars)
+        guard scalars.count >= head.count + tail.count, Array(scalars.prefix(head.count)) == head,
+              Array(scalars.suffix(tail.count)) == tail else { return nil }
+        var operand = String.UnicodeScalarView()
+        var index = head.count
+        let end = scalars.count - tail.count
+        while index < end {
+            if scalars[index] == "'" {
+                guard index + 1 < end, scalars[index + 1] == "'" else { return nil }
+                index += 1
+            }
+            operand.append(scalars[index])
+            index += 1
+        }
+        return String(operand)
     }
 
     private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {
