@@ -122,7 +122,9 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}` with `If-Match` from `item["version"]`; returns the server's copy.
-    /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch.
+    /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch;
+    ///   ``HTTPRemoteError/invalidVersion(table:id:)``, nothing sent, when the version is not a string that can be an
+    ///   `If-Match` value (a write never goes without its precondition).
     @discardableResult
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
         try await perform({ builder throws(HTTPRemoteError) in try builder.update(item, table: table) },
@@ -130,7 +132,8 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// `DELETE /tables/{table}/{id}` with `If-Match` when `version` is given.
-    /// - Throws: like ``insert(_:table:)``; `.notFound` (404) and `.gone` (410) when the row is already gone.
+    /// - Throws: like ``insert(_:table:)``; `.notFound` (404) and `.gone` (410) when the row is already gone;
+    ///   ``HTTPRemoteError/invalidVersion(table:id:)``, nothing sent, when `version` cannot be an `If-Match` value.
     public func delete(id: String, version: String?, table: String) async throws {
         _ = try await perform({ builder throws(HTTPRemoteError) in try builder.delete(id: id, version: version, table: table) },
                               { decoder, response, request in decoder.deletion(response, for: request) })

@@ -147,6 +147,15 @@ final class TableProtocolServer: @unchecked Sendable {
         }
     }
 
+    /// Replaces the `version` of the stored row `id` of `table` with `version` as it is, as a broken server would
+    /// hold it (no new `updatedAt`, no history entry).
+    func setVersion(_ version: JSONValue, table: String, id: String) {
+        lock.withLock {
+            sortedRows = [:]
+            tables[table]?[id.lowercased()]?["version"] = version
+        }
+    }
+
     /// Before answering each later read (numbered from 0), updates the rows whose ids `edits` names, as another client
     /// would between two page requests: each gets `edited: <read number>` and a new version and `updatedAt`.
     func editBeforeEachRead(_ edits: @escaping @Sendable (Int) -> [String]) { lock.withLock { readEdits = edits } }
