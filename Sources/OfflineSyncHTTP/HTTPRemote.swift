@@ -23,7 +23,7 @@ public import FoundationNetworking
 ///   without `nextLink`.
 /// - Security: a token is never sent over plain `http` to a host other than a loopback address unless
 ///   ``HTTPRemoteConfiguration/allowsInsecureToken`` is set; it never appears in an error message or in
-///   ``description``. `nextLink`s to another server are refused. Redirects are left to the `URLSession`.
+///   ``description``. `nextLink`s to another server, or to another path than the table's, are refused. Redirects are left to the `URLSession`.
 public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable {
     /// The server's root URL (`https://host` or `https://host/prefix`); tables live under `/tables/`.
     public let baseURL: URL
@@ -148,13 +148,17 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// Reads the page a v3 `nextLink` points to (as returned in ``RemotePage/nextLink``).
-    /// - Throws: ``HTTPRemoteError/foreignNextLink(_:)`` when the link leaves the base URL's server; else like
-    ///   ``read(_:)``.
+    /// - Throws: ``HTTPRemoteError/foreignNextLink(_:)`` when the link leaves the base URL's server, and
+    ///   ``HTTPRemoteError/foreignNextLink(_:table:)`` when it names another path there than `table`'s (another
+    ///   table, a row, a path outside the base URL's); else like ``read(_:)``.
     public func read(nextLink: URL, table: String) async throws -> RemotePage {
         guard NextLink.isSameOrigin(nextLink, as: baseURL) else {
             throw HTTPRemoteError.foreignNextLink(RemoteResponseDecoder().redacted(nextLink.absoluteString))
         }
         let tableURL = tableURL(table)
+        guard NextLink.isTable(nextLink, tableURL: tableURL) else {
+            throw HTTPRemoteError.foreignNextLink(RemoteResponseDecoder().redacted(nextLink.absoluteString), table: table)
+        }
         return try await perform({ builder throws(HTTPRemoteError) in try builder.follow(nextLink, table: table) },
                                  { decoder, response, request in decoder.page(response, for: request, tableURL: tableURL) })
     }

@@ -86,6 +86,16 @@ public struct HTTPRemoteError: Error, Sendable, Hashable, CustomStringConvertibl
         HTTPRemoteError(.foreignNextLink, subject: link,
                         "The next-page link \(link) leaves the server of the base URL and was not followed; page with skip and top instead.")
     }
+
+    /// A `nextLink` (`link`, with any credentials redacted) stays on the base URL's server but names another path
+    /// than the one of `table` (another table, a row, a path outside the base URL's).
+    /// - Parameters:
+    ///   - link: the link, credentials redacted.
+    ///   - table: the table whose page was asked for.
+    public static func foreignNextLink(_ link: String, table: String) -> HTTPRemoteError {
+        HTTPRemoteError(.foreignNextLink, table: table, subject: link,
+                        "The next-page link \(link) does not name table \(table) under the base URL and was not followed; page with skip and top instead.")
+    }
 }
 
 extension NamedCode where Domain == HTTPRemoteError {

@@ -178,4 +178,13 @@ struct NextLinkTests {
         let lhs = try #require(URL(string: link)), rhs = try #require(URL(string: base))
         #expect(NextLink.isSameOrigin(lhs, as: rhs) == same)
     }
+
+    @Test(arguments: [
+        ("https://h/api/tables/T?$skip=2", true), ("https://H:443/api/tables/t/", true), ("https://h/api/tables/U", false),
+        ("https://h/api/tables/T/a", false), ("https://h/tables/T", false), ("https://h/api/tables/T/../U", false),
+        ("https://h/api/tables/T/%2E%2E/U", false), ("https://other/api/tables/T", false), ("http://h/api/tables/T", false),
+    ])
+    func linksNameTheirTableAndNoOtherPath(link: String, isTable: Bool) throws {
+        #expect(NextLink.isTable(try #require(URL(string: link)), tableURL: "https://h/api/tables/T") == isTable)
+    }
 }
