@@ -18,8 +18,17 @@ import FoundationNetworking
 /// The deadline is a dispatch timer, not a sleeping task: a task's sleep ends only when the cooperative pool has a
 /// thread free, and a process whose pool is busy (its two threads on a two-core machine) would let a slow answer
 /// arrive whole long after the deadline.
+///
+/// With `maximumBytes` the exchange is bounded: the answer's body is counted as it arrives by a
+/// ``ResponseBodyLimit`` (a task delegate, so any session works) and the transfer is cancelled once it passes the
+/// bound, with ``ResponseBodyLimit/Exceeded``; a body that arrived whole is checked again. A task delegate needs
+/// `data(for:delegate:)`, whose cancellation is the deadlock above, so it runs in a task of its own that is never
+/// cancelled: the deadline and the caller's cancellation end the transfer through the limit instead (at once once it
+/// has started, else at its first answer).
 enum DeadlineExchange {
-    static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration) async throws -> (Data, URLResponse) {
+    static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration,
+                    maximumBytes: Int? = nil) async throws -> (Data, URLResponse) {
+        if let maximumBytes { return try await bounded(urlRequest, session: session, timeout: timeout, maximumBytes: maximumBytes) }
         let outcome = FirstOutcome()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -36,6 +45,35 @@ enum DeadlineExchange {
                 outcome.whenFinished { DispatchQueue.global().async { exchange.cancel() } }
                 outcome.finish(.failure(URLError(.timedOut)), after: timeout)
                 exchange.resume()
+            }
+        } onCancel: {
+            outcome.finish(.failure(URLError(.cancelled)))
+        }
+    }
+}
+
+extension DeadlineExchange {
+    /// ``run(_:session:timeout:maximumBytes:)`` with a bound on the body.
+    private static func bounded(_ urlRequest: URLRequest, session: URLSession, timeout: Duration,
+                                maximumBytes: Int) async throws -> (Data, URLResponse) {
+        let outcome = FirstOutcome()
+        let limit = ResponseBodyLimit(maximumBytes: maximumBytes, session: session)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.wait(with: continuation)
+                outcome.whenFinished { limit.abandon() }
+                outcome.finish(.failure(URLError(.timedOut)), after: timeout)
+                Task {
+                    do {
+                        let (data, response) = try await session.data(for: urlRequest, delegate: limit)
+                        guard data.count <= maximumBytes else {
+                            throw ResponseBodyLimit.Exceeded(maximumBytes: maximumBytes)
+                        }
+                        outcome.finish(.success((data, response)))
+                    } catch {
+                        outcome.finish(.failure(limit.exceeded ? ResponseBodyLimit.Exceeded(maximumBytes: maximumBytes) : error))
+                    }
+                }
             }
         } onCancel: {
             outcome.finish(.failure(URLError(.cancelled)))

@@ -13,8 +13,10 @@ import FoundationNetworking
 /// ``RemoteError/network(_:)``. Reads keep the remote's session and its kept-alive connections. Docs/Protocol.md,
 /// section 5.1, says why and what else was tried.
 enum FreshConnectionWrites {
-    /// Sends `urlRequest` through `session`, or, for a write on Linux, through a session of its own made like it.
-    static func exchange(_ urlRequest: URLRequest, session: URLSession, timeout: Duration) async throws -> (Data, URLResponse) {
+    /// Sends `urlRequest` through `session`, or, for a write on Linux, through a session of its own made like it;
+    /// with `maximumBytes`, an answer whose body passes it fails with ``ResponseBodyLimit/Exceeded``.
+    static func exchange(_ urlRequest: URLRequest, session: URLSession, timeout: Duration,
+                         maximumBytes: Int? = nil) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
         if let method = urlRequest.httpMethod, method != "GET" {
             var request = urlRequest
@@ -22,9 +24,9 @@ enum FreshConnectionWrites {
             let own = URLSession(configuration: session.configuration, delegate: session.delegate,
                                  delegateQueue: session.delegateQueue)
             defer { own.finishTasksAndInvalidate() }
-            return try await DeadlineExchange.run(request, session: own, timeout: timeout)
+            return try await DeadlineExchange.run(request, session: own, timeout: timeout, maximumBytes: maximumBytes)
         }
         #endif
-        return try await DeadlineExchange.run(urlRequest, session: session, timeout: timeout)
+        return try await DeadlineExchange.run(urlRequest, session: session, timeout: timeout, maximumBytes: maximumBytes)
     }
 }

@@ -69,7 +69,7 @@ public struct HTTPAttachmentTransport: AttachmentTransport {
 
     /// Sends one request until it has an answer: again with a refreshed token after a 401, again after a transient
     /// failure as the retry policy says.
-    private func exchange(_ method: String, id: String, body: Data?) async throws -> (status: Int, body: Data) {
+    private func exchange(_ method: String, id: String, body: Data?) async throws -> Answer {
         let target = try await url(id)
         let summary = "\(method) of attachment \(id)"
         try TransportPolicy.check(baseURL: target, authToken: tokens.hasToken ? "" : nil, configuration: configuration)
@@ -112,7 +112,7 @@ public struct HTTPAttachmentTransport: AttachmentTransport {
                     continue
                 }
             }
-            return (http.statusCode, data)
+            return (http.statusCode, data, token.value)
         }
     }
 
@@ -139,8 +139,14 @@ public struct HTTPAttachmentTransport: AttachmentTransport {
                                       requestBody: nil, responseBody: nil))
     }
 
-    private static func failure(_ answer: (status: Int, body: Data), _ method: String, id: String) -> RemoteError {
-        let text = String(decoding: answer.body.prefix(200), as: UTF8.self)
+    /// An answer, with the token its request carried (never to be repeated in a message).
+    private typealias Answer = (status: Int, body: Data, token: String?)
+
+    /// The error of an answer other than success: the status and the start of the body, the token redacted as on the
+    /// table path (a server may echo the request's headers).
+    private static func failure(_ answer: Answer, _ method: String, id: String) -> RemoteError {
+        let decoder = RemoteResponseDecoder(secrets: answer.token.map { [$0] } ?? [])
+        let text = decoder.redacted(String(decoding: answer.body.prefix(200), as: UTF8.self))
         return .server(status: answer.status, message: "\(method) of attachment \(id) was answered \(answer.status)"
             + (text.isEmpty ? "." : ": \(text)"))
     }

@@ -100,8 +100,15 @@ extension HTTPRemote {
         let clock = ContinuousClock(), start = clock.now
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await FreshConnectionWrites.exchange(urlRequest, session: session,
-                                                                        timeout: configuration.timeout)
+            (data, response) = try await FreshConnectionWrites.exchange(urlRequest, session: session, timeout: configuration.timeout,
+                                                                        maximumBytes: configuration.maximumResponseBytes)
+        } catch let exceeded as ResponseBodyLimit.Exceeded {
+            let failure = RemoteError.invalidResponse(
+                "\(request.summary) answered with more than \(exceeded.maximumBytes) bytes (HTTPRemoteConfiguration.maximumResponseBytes), "
+                    + "so the answer was cut off; ask for smaller pages (PullSettings.pageSize), or raise the limit if the records are that large.")
+            report(request, url: url, attempt: attempt, duration: start.duration(to: clock.now), status: nil, body: nil,
+                   failure: String(describing: failure))
+            throw failure
         } catch {
             let failure = TransportPolicy.networkError(error, request: request, timeout: configuration.timeoutInterval)
             report(request, url: url, attempt: attempt, duration: start.duration(to: clock.now), status: nil, body: nil,

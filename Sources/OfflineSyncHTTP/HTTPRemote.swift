@@ -23,7 +23,7 @@ public import FoundationNetworking
 ///   without `nextLink`.
 /// - Security: a token is never sent over plain `http` to a host other than a loopback address unless
 ///   ``HTTPRemoteConfiguration/allowsInsecureToken`` is set; it never appears in an error message or in
-///   ``description``. `nextLink`s to another server are refused. Redirects are left to the `URLSession`.
+///   ``description``. `nextLink`s to another server, or to another path than the table's, are refused. Redirects are left to the `URLSession`.
 public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable {
     /// The server's root URL (`https://host` or `https://host/prefix`); tables live under `/tables/`.
     public let baseURL: URL
@@ -122,7 +122,9 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}` with `If-Match` from `item["version"]`; returns the server's copy.
-    /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch.
+    /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch;
+    ///   ``HTTPRemoteError/invalidVersion(table:id:)``, nothing sent, when the version is not a string that can be an
+    ///   `If-Match` value (a write never goes without its precondition).
     @discardableResult
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
         try await perform({ builder throws(HTTPRemoteError) in try builder.update(item, table: table) },
@@ -130,7 +132,8 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// `DELETE /tables/{table}/{id}` with `If-Match` when `version` is given.
-    /// - Throws: like ``insert(_:table:)``; `.notFound` (404) and `.gone` (410) when the row is already gone.
+    /// - Throws: like ``insert(_:table:)``; `.notFound` (404) and `.gone` (410) when the row is already gone;
+    ///   ``HTTPRemoteError/invalidVersion(table:id:)``, nothing sent, when `version` cannot be an `If-Match` value.
     public func delete(id: String, version: String?, table: String) async throws {
         _ = try await perform({ builder throws(HTTPRemoteError) in try builder.delete(id: id, version: version, table: table) },
                               { decoder, response, request in decoder.deletion(response, for: request) })
@@ -145,13 +148,17 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// Reads the page a v3 `nextLink` points to (as returned in ``RemotePage/nextLink``).
-    /// - Throws: ``HTTPRemoteError/foreignNextLink(_:)`` when the link leaves the base URL's server; else like
-    ///   ``read(_:)``.
+    /// - Throws: ``HTTPRemoteError/foreignNextLink(_:)`` when the link leaves the base URL's server, and
+    ///   ``HTTPRemoteError/foreignNextLink(_:table:)`` when it names another path there than `table`'s (another
+    ///   table, a row, a path outside the base URL's); else like ``read(_:)``.
     public func read(nextLink: URL, table: String) async throws -> RemotePage {
         guard NextLink.isSameOrigin(nextLink, as: baseURL) else {
             throw HTTPRemoteError.foreignNextLink(RemoteResponseDecoder().redacted(nextLink.absoluteString))
         }
         let tableURL = tableURL(table)
+        guard NextLink.isTable(nextLink, tableURL: tableURL) else {
+            throw HTTPRemoteError.foreignNextLink(RemoteResponseDecoder().redacted(nextLink.absoluteString), table: table)
+        }
         return try await perform({ builder throws(HTTPRemoteError) in try builder.follow(nextLink, table: table) },
                                  { decoder, response, request in decoder.page(response, for: request, tableURL: tableURL) })
     }

@@ -26,6 +26,14 @@ public struct HTTPRemoteConfiguration: Sendable, Hashable {
     public var retryPolicy = HTTPRetryPolicy()
     /// Sees every request once it ended; nil for none.
     public var requestHook: HTTPRequestHook?
+    /// The most bytes the body of one table answer may hold; a larger one is cut off as it arrives and the call
+    /// fails with ``RemoteError/invalidResponse(_:)``. `$top` only asks a server for fewer records, so this bounds
+    /// the memory a broken or hostile server can take. ``defaultMaximumResponseBytes`` (64 MiB) by default, a page of
+    /// 1,000 records of 64 KiB each. Attachment files are not bounded by it.
+    public var maximumResponseBytes = HTTPRemoteConfiguration.defaultMaximumResponseBytes
+
+    /// The default of ``maximumResponseBytes``: 64 MiB.
+    public static let defaultMaximumResponseBytes = 64 << 20
 
     /// Creates a configuration.
     /// - Parameters:

@@ -71,10 +71,30 @@ public struct HTTPRemoteError: Error, Sendable, Hashable, CustomStringConvertibl
                         "The \(name) holds a line break or control character and cannot be sent as a header; check its value.")
     }
 
+    /// The `version` of the item `id` in `table` cannot be sent as an `If-Match` value (it is not a string, or it
+    /// holds a line break or control character), so the write would go without its precondition.
+    /// - Parameters:
+    ///   - table: the table of the write.
+    ///   - id: the id of the item written.
+    public static func invalidVersion(table: String, id: String) -> HTTPRemoteError {
+        HTTPRemoteError(.invalidVersion, table: table, subject: id,
+                        "The version of item \"\(id)\" in table \(table) is not a string without line breaks or control characters, so the write cannot carry its If-Match precondition and was not sent; pull the table again for the server's version.")
+    }
+
     /// A `nextLink` (`link`, with any credentials redacted) leaves the server of the base URL.
     public static func foreignNextLink(_ link: String) -> HTTPRemoteError {
         HTTPRemoteError(.foreignNextLink, subject: link,
                         "The next-page link \(link) leaves the server of the base URL and was not followed; page with skip and top instead.")
+    }
+
+    /// A `nextLink` (`link`, with any credentials redacted) stays on the base URL's server but names another path
+    /// than the one of `table` (another table, a row, a path outside the base URL's).
+    /// - Parameters:
+    ///   - link: the link, credentials redacted.
+    ///   - table: the table whose page was asked for.
+    public static func foreignNextLink(_ link: String, table: String) -> HTTPRemoteError {
+        HTTPRemoteError(.foreignNextLink, table: table, subject: link,
+                        "The next-page link \(link) does not name table \(table) under the base URL and was not followed; page with skip and top instead.")
     }
 }
 
@@ -94,7 +114,11 @@ extension NamedCode where Domain == HTTPRemoteError {
     /// A header value (the token, the installation id or an additional header) holds a line break or control
     /// character.
     public static var invalidHeaderValue: Self { Self(rawValue: "invalidHeaderValue") }
-    /// A `nextLink` points to another server than the base URL; it is not followed, so the token stays with
-    /// the server it was meant for.
+    /// A `nextLink` points to another server than the base URL, or to another path there than its table's; it is
+    /// not followed, so the token stays with the server it was meant for and no other table's rows are read as this
+    /// one's.
     public static var foreignNextLink: Self { Self(rawValue: "foreignNextLink") }
+    /// An item's `version` is not a string that can be an `If-Match` value, so its write is not sent without the
+    /// precondition.
+    public static var invalidVersion: Self { Self(rawValue: "invalidVersion") }
 }

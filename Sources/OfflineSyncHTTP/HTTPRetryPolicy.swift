@@ -2,7 +2,7 @@ import OfflineSyncCore
 import Foundation
 
 /// How ``HTTPRemote`` retries a request that failed transiently: no answer (offline, refused, timed out), a 5xx,
-/// or a 429. Exponential backoff with full jitter: the wait before attempt `n + 1` is drawn uniformly from
+/// a 429, or a 408 (the server gave up waiting for the request, so it did not act on it). Exponential backoff with full jitter: the wait before attempt `n + 1` is drawn uniformly from
 /// `0 ..< min(maximumDelay, initialDelay × 2ⁿ⁻¹)`; a `Retry-After` the server sends (seconds or an HTTP date) is
 /// waited instead, and one longer than `maximumDelay` ends the retries. Other answers are never retried.
 ///
@@ -28,7 +28,7 @@ public struct HTTPRetryPolicy: Sendable, Hashable {
 
     /// Whether an answer with `status` is worth another attempt.
     static func isTransient(status: Int) -> Bool {
-        status == 429 || (500...599).contains(status)
+        status == 408 || status == 429 || (500...599).contains(status)
     }
 
     /// The wait before the next attempt after `attempt` attempts (1 or more) failed transiently, or nil to give up.

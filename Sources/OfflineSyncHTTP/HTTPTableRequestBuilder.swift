@@ -39,7 +39,7 @@ struct HTTPTableRequestBuilder: Sendable {
         let tablePath = try Self.tablePath(table)
         guard let id = item["id"]?.stringValue else { throw HTTPRemoteError.missingID(table: table) }
         let path = tablePath + "/" + PercentEncoding.pathSegment(try Self.checkedID(id, table: table))
-        let version = item["version"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let version = try Self.precondition(item["version"], table: table, id: id)
         return request(.update, table: table, id: id, method: apiVersion == .v2 ? "PATCH" : "PUT", path: path,
                        features: version == nil ? "OL" : "OC,OL", ifMatch: version, body: Self.body(item))
     }
@@ -47,7 +47,7 @@ struct HTTPTableRequestBuilder: Sendable {
     /// `DELETE /tables/{table}/{id}`, with `If-Match` when `version` is given; no body.
     func delete(id: String, version: String?, table: String) throws(HTTPRemoteError) -> HTTPTableRequest {
         let path = try Self.tablePath(table) + "/" + PercentEncoding.pathSegment(try Self.checkedID(id, table: table))
-        let version = version.flatMap { $0.isEmpty ? nil : $0 }
+        let version = try Self.precondition(version.map(JSONValue.string), table: table, id: id)
         return request(.delete, table: table, id: id, method: "DELETE", path: path,
                        features: version == nil ? "OL" : "OC,OL", ifMatch: version, body: nil)
     }
@@ -94,6 +94,18 @@ struct HTTPTableRequestBuilder: Sendable {
     static func checkedID(_ id: String, table: String) throws(HTTPRemoteError) -> String {
         if let reason = ItemID.violation(in: id) { throw HTTPRemoteError.invalidID(table: table, id: id, reason: reason) }
         return id
+    }
+
+    /// The `If-Match` version of a write: nil for none (missing, null or empty), else the version, which must be a
+    /// string that can be a header value: libcurl drops a header value holding a line break, which would send the
+    /// write without its precondition, so such a write is refused instead.
+    static func precondition(_ version: JSONValue?, table: String, id: String) throws(HTTPRemoteError) -> String? {
+        switch version {
+        case .none, .some(.null): return nil
+        case .some(.string(let text)) where text.isEmpty: return nil
+        case .some(.string(let text)) where TransportPolicy.isHeaderSafe(text): return text
+        case .some: throw HTTPRemoteError.invalidVersion(table: table, id: id)
+        }
     }
 
     /// The JSON body: the item without system properties (matched case-insensitively).

@@ -37,6 +37,20 @@ enum NextLink {
         return "\(scheme)://\(bracketed)" + port
     }
 
+    /// Whether `url` names the table at `tableURL` (no query, no trailing slash) itself: the same scheme, host and
+    /// port, and the same path once trailing slashes are dropped (compared case-insensitively, as servers match table
+    /// names). Another table, a row, another path, a path outside the base URL's prefix and dot segments (which a
+    /// client resolves to another path) are not.
+    static func isTable(_ url: URL, tableURL: String) -> Bool {
+        guard let table = URL(string: tableURL), let origin = origin(of: url), origin == self.origin(of: table),
+              let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+              let tablePath = URLComponents(url: table, resolvingAgainstBaseURL: false)?.percentEncodedPath
+        else { return false }
+        var trimmed = Substring(path)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed.lowercased() == tablePath.lowercased()
+    }
+
     /// Whether `url` is on the same scheme, host and port as `base`.
     static func isSameOrigin(_ url: URL, as base: URL) -> Bool {
         guard let lhs = origin(of: url), let rhs = origin(of: base) else { return false }

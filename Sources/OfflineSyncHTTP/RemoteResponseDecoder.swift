@@ -26,6 +26,9 @@ enum RemoteOutcome<Value: Sendable>: Sendable {
 /// - 401 ``RemoteError/unauthorized``, 404 ``RemoteError/notFound``, 410 ``RemoteError/gone``, 409 and 412 with the
 ///   server's row, any other status ``RemoteError/server(status:message:)`` with the message from the body.
 /// - Anything else (HTML, truncated JSON, wrong types) is ``RemoteError/invalidResponse(_:)`` naming the request.
+/// - A record whose `version` could not go back as `If-Match` (not a string, or holding a line break or control
+///   character) is ``RemoteError/invalidResponse(_:)`` naming the record: it is never stored, so no write of it can
+///   go out without its precondition.
 struct RemoteResponseDecoder: Sendable {
     /// Strings never to repeat in an error message (the auth token).
     var secrets: [String] = []
@@ -35,7 +38,12 @@ struct RemoteResponseDecoder: Sendable {
         guard response.isSuccess else { return failure(response, for: request) }
         switch json(response, for: request) {
         case .failure(let error): return .failure(error)
-        case .success(.object(let item)): return .value(Self.applyingEntityTag(item, response))
+        case .success(.object(let body)):
+            let item = Self.applyingEntityTag(body, response)
+            if let violation = Self.versionViolation(in: item) {
+                return .failure(invalid(request, response, "the item (\(Self.idText(item))) \(violation)"))
+            }
+            return .value(item)
         case .success(let other):
             return .failure(invalid(request, response, "the body is \(Self.kind(other)), not the item as a JSON object"))
         }
@@ -95,6 +103,9 @@ struct RemoteResponseDecoder: Sendable {
             guard case .object(let item) = element else {
                 return .failure(invalid(request, response, "record \(index) is \(Self.kind(element)), not an object"))
             }
+            if let violation = Self.versionViolation(in: item) {
+                return .failure(invalid(request, response, "record \(index) (\(Self.idText(item))) \(violation)"))
+            }
             items.append(item)
         }
         return .value(RemotePage(items: items, totalCount: totalCount, nextLink: nextLink))
@@ -108,6 +119,9 @@ struct RemoteResponseDecoder: Sendable {
         case 410: return .failure(.gone)
         case 409, 412:
             if let row = serverRow(response, for: request) {
+                if let violation = Self.versionViolation(in: row) {
+                    return .failure(invalid(request, response, "the server's row (\(Self.idText(row))) \(violation)"))
+                }
                 return .failure(response.status == 409 ? .conflict(serverItem: row) : .preconditionFailed(serverItem: row))
             }
             return .conflictWithoutRow(status: response.status)
@@ -182,6 +196,23 @@ struct RemoteResponseDecoder: Sendable {
         var item = item
         item["version"] = .string(version)
         return item
+    }
+
+    /// Why the `version` of `item` cannot be kept, or nil when it can: it goes back to the server as `If-Match`, so
+    /// it must be a string without line breaks or control characters (a missing or null one is no version).
+    static func versionViolation(in item: JSONObject) -> String? {
+        switch item["version"] {
+        case .none, .some(.null): return nil
+        case .some(.string(let version)):
+            if TransportPolicy.isHeaderSafe(version) { return nil }
+            return "has a version holding a line break or control character (\(preview(version))), which cannot be sent back as If-Match"
+        case .some(let other): return "has a version that is \(kind(other)), not a string"
+        }
+    }
+
+    /// `id "…"` of `item`, for error messages.
+    static func idText(_ item: JSONObject) -> String {
+        "id " + (item["id"]?.stringValue.map(preview) ?? "missing")
     }
 
     static func kind(_ value: JSONValue) -> String {

@@ -8,7 +8,8 @@ extension Filter {
     /// The OData `$filter` text the Azure Mobile Apps v2 client sends for this filter (not yet percent-encoded).
     ///
     /// Every binary node is parenthesised: `(text eq 'bob')`, `((a eq 1) and not((b eq null)))`,
-    /// `startswith(text,'a')`, `substringof('a',text)`. Quotes in strings are doubled. Dates, and strings compared
+    /// `startswith(text,'a')`, `substringof('a',text)`. Every quote in a string is doubled, scalar by scalar (also one
+    /// fused with a combining mark into one `Character`). Dates, and strings compared
     /// with `createdAt`/`updatedAt`, become `datetimeoffset'2026-01-01T00:00:00.000Z'`.
     /// A field name that is not a valid identifier is never interpolated: it is written as a quoted string
     /// literal, which matches nothing on the server. Call ``validate()`` first to get an error instead.
@@ -50,13 +51,18 @@ extension Filter {
         field.isValidIdentifier ? field.name : quoted(field.name)
     }
 
+    /// `text` as an OData string literal: in quotes, every quote doubled. Quotes are found scalar by scalar, as a
+    /// server reads the literal: a quote fused into one `Character` with a combining mark after it (`'\u{301}`) or
+    /// a prepend character before it (`\u{600}'`) is a quote all the same, and left single it would end the literal.
     private static func quoted(_ text: String) -> String {
-        var result = "'"
-        for character in text {
-            result.append(character)
-            if character == "'" { result.append("'") }
+        var result = String.UnicodeScalarView()
+        result.append("'")
+        for scalar in text.unicodeScalars {
+            result.append(scalar)
+            if scalar == "'" { result.append("'") }
         }
-        return result + "'"
+        result.append("'")
+        return String(result)
     }
 
     private static func dateLiteral(_ milliseconds: Int64, _ dialect: ODataDialect) -> String {

@@ -8,6 +8,8 @@ final class BlobServer: @unchecked Sendable {
     private var files: [String: [UInt8]] = [:]
     private var log: [String] = []
     private var failing = 0
+    private var failureStatus = 500
+    private var echoesHeaders = false
     private var dropsAfterStoring = 0
     private var answerDelay: Duration = .zero
     private var bodyTrickle: Duration = .zero
@@ -30,8 +32,15 @@ final class BlobServer: @unchecked Sendable {
     /// `METHOD id` of every request received, in order.
     var requests: [String] { lock.withLock { log } }
 
-    /// Answers the next `count` requests 500 without acting.
-    func failNext(_ count: Int) { lock.withLock { failing = count } }
+    /// Answers the next `count` requests `status` (500 by default) without acting; with `echoingHeaders` the
+    /// answer's body repeats the request's headers, as a debugging server may.
+    func failNext(_ count: Int, status: Int = 500, echoingHeaders: Bool = false) {
+        lock.withLock {
+            failing = count
+            failureStatus = status
+            echoesHeaders = echoingHeaders
+        }
+    }
     /// Stores the next `count` uploads and then drops their connections without answering.
     func dropAfterStoring(_ count: Int) { lock.withLock { dropsAfterStoring = count } }
     /// Waits `delay` before every answer.
@@ -46,19 +55,22 @@ final class BlobServer: @unchecked Sendable {
     private func handle(_ request: ServerRequest, token: String?) -> ServerResponse {
         guard request.path.hasPrefix("/files/") else { return ServerResponse(status: 404) }
         let id = String(request.path.dropFirst("/files/".count))
-        let (fail, drop, delay) = lock.withLock { () -> (Bool, Bool, Duration) in
+        let (fail, drop, delay) = lock.withLock { () -> (Int?, Bool, Duration) in
             log.append("\(request.method) \(id)")
             if failing > 0 {
                 failing -= 1
-                return (true, false, answerDelay)
+                return (failureStatus, false, answerDelay)
             }
             let drop = request.method == "PUT" && dropsAfterStoring > 0
             if drop { dropsAfterStoring -= 1 }
-            return (false, drop, answerDelay)
+            return (nil, drop, answerDelay)
         }
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds)) }
         if let token, request.headers["authorization"] != "Bearer \(token)" { return ServerResponse(status: 401) }
-        if fail { return ServerResponse(status: 500, body: Array("injected".utf8)) }
+        if let fail {
+            let echo = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
+            return ServerResponse(status: fail, body: Array((lock.withLock { echoesHeaders } ? echo : "injected").utf8))
+        }
         switch request.method {
         case "PUT":
             lock.withLock { files[id] = request.body }

@@ -12,6 +12,15 @@ struct ODataGrammar {
         return parser.filter() && parser.position == tokens.count
     }
 
+    /// The string literals of `text`, in order, unquoted scalar by scalar (`''` is one quote) as a server reads
+    /// them; nil when `text` does not tokenize (an unclosed literal, a character outside the grammar).
+    static func stringLiterals(in text: String) -> [String]? {
+        tokenize(Array(text.unicodeScalars))?.compactMap { token in
+            if case .string(let literal) = token { return literal }
+            return nil
+        }
+    }
+
     private let tokens: [Token]
     private var position = 0
 

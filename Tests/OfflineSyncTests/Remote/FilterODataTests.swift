@@ -39,6 +39,16 @@ struct FilterODataTests {
             == "(updatedAt gt cast(2026-01-01T00:00:00.000Z,Edm.DateTimeOffset))")
     }
 
+    /// A quote fused into one `Character` with a combining mark after it, or a prepend character before it, is
+    /// doubled like any other quote, so the literal cannot end early and inject `or id ne ''`.
+    @Test func quotesInsideGraphemesAreDoubled() {
+        let filter = Field("text") == .string("\u{600}' or id ne '\u{301}")
+        #expect(Array(filter.odata.unicodeScalars) == Array("(text eq '\u{600}'' or id ne ''\u{301}')".unicodeScalars))
+        #expect(ODataGrammar.stringLiterals(in: filter.odata) == ["\u{600}' or id ne '\u{301}"])
+        let prefix = Field("id").hasPrefix("'\u{301}")
+        #expect(Array(prefix.odata(.odataV4).unicodeScalars) == Array("startswith(id,'''\u{301}')".unicodeScalars))
+    }
+
     @Test func invalidFieldNamesAreNeverInterpolated() {
         let filter = Field("x) or (1 eq 1") == 1
         #expect(filter.odata == "('x) or (1 eq 1' eq 1)")

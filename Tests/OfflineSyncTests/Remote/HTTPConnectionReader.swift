@@ -31,6 +31,12 @@ struct ServerResponse: Sendable {
     var dropsConnection = false
     /// When not zero, the body is sent 4 KiB at a time with this pause before each part (a slow network).
     var trickle: Duration = .zero
+    /// When above zero, the answer has no `Content-Length` and no end: after the head and `body`, `streamedChunk` is
+    /// sent this many times and the connection is then held open until the client closes it (a server streaming a
+    /// page that does not end).
+    var streamedChunks = 0
+    /// What ``streamedChunks`` repeats.
+    var streamedChunk: [UInt8] = []
 
     /// No answer: the connection is closed without a byte sent.
     static let dropped = ServerResponse(status: 0, dropsConnection: true)

@@ -33,7 +33,7 @@ struct HTTPRetryTests {
         #expect(HTTPRetryPolicy.retryAfter("-1", now: now) == nil)
     }
 
-    @Test(arguments: [429, 500, 502, 503, 504])
+    @Test(arguments: [408, 429, 500, 502, 503, 504])
     func transientStatusesAreRetriedAndOthersAreNot(_ status: Int) {
         #expect(HTTPRetryPolicy.isTransient(status: status))
         for other in [200, 400, 401, 404, 409, 412] { #expect(!HTTPRetryPolicy.isTransient(status: other)) }

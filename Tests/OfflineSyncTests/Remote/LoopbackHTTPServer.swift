@@ -179,6 +179,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 served += 1
                 let response = handler(request)
                 if response.dropsConnection { return }
+                if response.streamedChunks > 0 {
+                    stream(response, to: connection)
+                    _ = reader.next()   // until the client closes the connection (or leaves it idle)
+                    return
+                }
                 let keepAlive = request.headers["connection"]?.lowercased() != "close" && !isStopping
                 write(response, keepAlive: keepAlive, to: connection)
                 if !keepAlive { return }
@@ -202,6 +207,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         for start in stride(from: 0, to: response.body.count, by: 4_096) {
             Thread.sleep(forTimeInterval: pause)
             guard sendAll(Array(response.body[start..<min(start + 4_096, response.body.count)]), to: connection) else { return }
+        }
+    }
+
+    /// Sends the head of `response` without `Content-Length`, its body, then its streamed chunks.
+    private func stream(_ response: ServerResponse, to connection: Int32) {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
+        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        guard sendAll(Array((head + "\r\n").utf8) + response.body, to: connection) else { return }
+        for _ in 0..<response.streamedChunks {
+            guard sendAll(response.streamedChunk, to: connection) else { return }
         }
     }
 

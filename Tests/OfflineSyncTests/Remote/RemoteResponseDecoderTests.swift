@@ -127,6 +127,29 @@ struct RemoteResponseDecoderTests {
     @Test func emptyEntityTagIsIgnored() {
         #expect(RemoteResponse(status: 200, headers: ["ETag": "  "]).entityTagVersion == nil)
     }
+
+    /// A `version` that could not go back as `If-Match` (a line break, a control character, not a string) is an
+    /// invalid answer naming the row, in an item, in a page and in the row of a 412, so it is never stored.
+    @Test func aVersionThatCannotBeAHeaderValueIsAnInvalidResponse() throws {
+        let update = try builder.update(["id": "a", "version": "v1"], table: "T")
+        let answers = [response(200, #"{"id":"a","version":"v\n1"}"#), response(200, #"{"id":"a","version":5}"#),
+                       response(200, #"{"id":"a"}"#, headers: ["ETag": "\"v\t1\""]),
+                       response(412, #"{"id":"a","version":"v\r\nX: 1"}"#)]
+        for answer in answers {
+            guard case .failure(.invalidResponse(let message)) = decoder.item(answer, for: update) else {
+                Issue.record("\(answer) was not refused")
+                continue
+            }
+            #expect(message.contains("\"a\""), "\(message)")
+        }
+        let read = try builder.read(Query(table: "T"))
+        let page = response(200, #"[{"id":"ok","version":"v1"},{"id":"b","version":"v\u0000"}]"#)
+        guard case .failure(.invalidResponse(let message)) = decoder.page(page, for: read, tableURL: tableURL) else {
+            Issue.record("the page was not refused")
+            return
+        }
+        #expect(message.contains("record 1 (id \"b\")"), "\(message)")
+    }
 }
 
 /// `nextLink` resolution and origin checks.
@@ -154,5 +177,14 @@ struct NextLinkTests {
     func originsCompareSchemeHostAndPort(link: String, base: String, same: Bool) throws {
         let lhs = try #require(URL(string: link)), rhs = try #require(URL(string: base))
         #expect(NextLink.isSameOrigin(lhs, as: rhs) == same)
+    }
+
+    @Test(arguments: [
+        ("https://h/api/tables/T?$skip=2", true), ("https://H:443/api/tables/t/", true), ("https://h/api/tables/U", false),
+        ("https://h/api/tables/T/a", false), ("https://h/tables/T", false), ("https://h/api/tables/T/../U", false),
+        ("https://h/api/tables/T/%2E%2E/U", false), ("https://other/api/tables/T", false), ("http://h/api/tables/T", false),
+    ])
+    func linksNameTheirTableAndNoOtherPath(link: String, isTable: Bool) throws {
+        #expect(NextLink.isTable(try #require(URL(string: link)), tableURL: "https://h/api/tables/T") == isTable)
     }
 }

@@ -147,6 +147,15 @@ final class TableProtocolServer: @unchecked Sendable {
         }
     }
 
+    /// Replaces the `version` of the stored row `id` of `table` with `version` as it is, as a broken server would
+    /// hold it (no new `updatedAt`, no history entry).
+    func setVersion(_ version: JSONValue, table: String, id: String) {
+        lock.withLock {
+            sortedRows = [:]
+            tables[table]?[id.lowercased()]?["version"] = version
+        }
+    }
+
     /// Before answering each later read (numbered from 0), updates the rows whose ids `edits` names, as another client
     /// would between two page requests: each gets `edited: <read number>` and a new version and `updatedAt`.
     func editBeforeEachRead(_ edits: @escaping @Sendable (Int) -> [String]) { lock.withLock { readEdits = edits } }
@@ -413,9 +422,24 @@ final class TableProtocolServer: @unchecked Sendable {
     /// The id of a filter `(id gt '…')`, a full pull's page after the last id it stored.
     private static func idAfter(_ filter: String) -> String? { quotedOperand(of: "(id gt '", in: filter) }
 
+    /// The operand of `prefix…')`, read scalar by scalar (`''` is one quote, as an OData server reads it); nil when
+    /// the filter has another shape or a lone quote ends the literal early (an injection, refused).
     private static func quotedOperand(of prefix: String, in filter: String) -> String? {
-        guard filter.hasPrefix(prefix), filter.hasSuffix("')") else { return nil }
-        return String(filter.dropFirst(prefix.count).dropLast(2)).replacing("''", with: "'")
+        let scalars = Array(filter.unicodeScalars), head = Array(prefix.unicodeScalars), tail = Array("')".unicodeScalars)
+        guard scalars.count >= head.count + tail.count, Array(scalars.prefix(head.count)) == head,
+              Array(scalars.suffix(tail.count)) == tail else { return nil }
+        var operand = String.UnicodeScalarView()
+        var index = head.count
+        let end = scalars.count - tail.count
+        while index < end {
+            if scalars[index] == "'" {
+                guard index + 1 < end, scalars[index + 1] == "'" else { return nil }
+                index += 1
+            }
+            operand.append(scalars[index])
+            index += 1
+        }
+        return String(operand)
     }
 
     private static func row(_ status: Int, _ row: JSONObject) -> ServerResponse {

@@ -1,0 +1,81 @@
+import OfflineSyncCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The task delegate of a bounded exchange (``DeadlineExchange``): counts an answer's body as it arrives and cancels
+/// the transfer once it passes `maximumBytes` (or announces more in `Content-Length`), so an answer that does not
+/// end never fills the memory; and ends the transfer once the exchange was given up (deadline, cancellation).
+///
+/// A task delegate takes the session delegate's place for the methods it implements (on Linux, for all of them), so
+/// redirects are handed to the session's delegate as they would be without it: a ``SameOriginRedirectPolicy`` keeps
+/// refusing redirects to another origin. Its state is guarded by a lock, hence the unchecked `Sendable`.
+final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// The error a bounded exchange ends with when the body passed the limit.
+    struct Exceeded: Error, Sendable {
+        /// The limit that was passed.
+        var maximumBytes: Int
+    }
+
+    private let maximumBytes: Int
+    private let sessionDelegate: (any URLSessionTaskDelegate)?
+    private let lock = NSLock()
+    private var received = 0
+    private var task: URLSessionTask?
+    private var abandoned = false
+    private var passed = false
+
+    /// A limit of `maximumBytes` for one exchange through `session`.
+    init(maximumBytes: Int, session: URLSession) {
+        self.maximumBytes = max(0, maximumBytes)
+        sessionDelegate = session.delegate as? any URLSessionTaskDelegate
+    }
+
+    /// Whether the body passed the limit (and the transfer was cancelled for it).
+    var exceeded: Bool { lock.withLock { passed } }
+
+    /// Ends the transfer: at once when it has started, else at its first answer.
+    func abandon() {
+        let running: URLSessionTask? = lock.withLock {
+            abandoned = true
+            return task
+        }
+        if let running { DispatchQueue.global().async { running.cancel() } }
+    }
+
+    /// Records `task` and tells whether it must end (abandoned, or past the limit with `count` more bytes).
+    private func mustEnd(_ task: URLSessionTask, adding count: Int = 0, announced: Int64 = -1) -> Bool {
+        lock.withLock {
+            self.task = task
+            received += count
+            if received > maximumBytes || announced > Int64(maximumBytes) { passed = true }
+            return passed || abandoned
+        }
+    }
+
+    func urlSession(_ session: URLSession, didCreateTask task: URLSessionTask) {
+        if mustEnd(task) { task.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(mustEnd(dataTask, announced: response.expectedContentLength) ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if mustEnd(dataTask, adding: data.count) { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let sessionDelegate else { return completionHandler(request) }
+        #if canImport(FoundationNetworking)
+        sessionDelegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+                                   completionHandler: completionHandler)
+        #else
+        sessionDelegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+                                    completionHandler: completionHandler) ?? completionHandler(request)
+        #endif
+    }
+}
