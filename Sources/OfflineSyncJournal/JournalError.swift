@@ -106,7 +106,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sync of the journal failed with `errno`. Records written earlier without a sync (``Durability/buffered``,
     /// ``JournalDataSource/applyDeferringDurability(_:)``) may be gone from the disk while the store still holds
     /// them (a failed `fsync` may drop what it could not write and report it once), so the store refuses every
-    /// later write with this error (reads go on) until it is opened again; the code is ``Code/failed``.
+    /// later write with this error (reads go on) until it is opened again; its code is `failed`.
     /// - Parameters:
     ///   - file: the journal whose sync failed.
     ///   - errno: the system's error number of the failed sync.
