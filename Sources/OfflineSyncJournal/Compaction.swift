@@ -97,6 +97,8 @@ extension JournalDataSource {
         switch outcome.result {
         case .failure(.notStarted(let error)):
             throw error
+        case .failure(.unsynced(let error)):
+            try refuseWritesAfterFailedSync(error)
         case .failure(.unopened(let error)):
             // The manifest names the new journal but it cannot be opened: appends to the old one would be lost.
             failure = error
@@ -116,6 +118,8 @@ extension JournalDataSource {
     private struct GenerationStart: Sendable {
         enum Failure: Error {
             case notStarted(JournalError)
+            /// The old journal's sync failed: nothing changed, but the store must refuse writes.
+            case unsynced(JournalError)
             case unopened(JournalError)
         }
         var result: Result<FileDescriptor, Failure>
@@ -130,7 +134,9 @@ extension JournalDataSource {
         do throws(JournalError) {
             // `.buffered` leaves the old journal unsynced: make it durable before the manifest names a newer one,
             // or a power loss could keep journal g+1 (base sequence) but lose g's tail, which reads as corruption.
-            try fileSystem.sync(oldJournal)
+            do throws(JournalError) { try fileSystem.sync(oldJournal) } catch {
+                return GenerationStart(result: .failure(.unsynced(error)), trimmed: trimmed)
+            }
             try fileSystem.writeNewFile(path, header)
             try fileSystem.syncDirectory(layout.directory)
             try transitional.write(layout, fileSystem: fileSystem)

@@ -4,8 +4,12 @@ import OfflineSyncStore
 enum AppendOutcome: Sendable {
     /// Every byte is written (and synced when asked).
     case written
-    /// The append failed and the journal was cut back to its previous end: nothing changed, the store is usable.
+    /// The write failed and the journal was cut back to its previous end: nothing changed, the store is usable.
     case failed(JournalError)
+    /// The sync failed; the journal was cut back to its previous end, but what was written earlier without a sync
+    /// may be gone from the disk (a failed `fsync` may drop the pages it could not write and report it once), while
+    /// the tables still hold it: the store refuses writes until it is reopened.
+    case syncFailed(JournalError)
     /// The append failed and the journal could not be cut back and synced: its state on disk is unknown.
     case broken(JournalError)
 }
@@ -16,6 +20,7 @@ extension JournalDataSource {
     /// that, so a failed append never leaves garbage in front of the next one.
     nonisolated static func append(_ buffer: [UInt8], zeros: Int, to file: FileDescriptor, at offset: Int64, sync: Bool,
                                    fileSystem: any FileSystem) -> AppendOutcome {
+        var syncing = false
         do {
             if zeros > 0 {
                 var padded = [UInt8](repeating: 0, count: buffer.count + zeros)
@@ -24,7 +29,10 @@ extension JournalDataSource {
             } else {
                 try fileSystem.writeAll(file, buffer, at: offset)
             }
-            if sync { try fileSystem.sync(file) }
+            if sync {
+                syncing = true
+                try fileSystem.sync(file)
+            }
             return .written
         } catch {
             do {
@@ -34,7 +42,7 @@ extension JournalDataSource {
                 if restore.code == .io, let code = restore.errno { return .broken(.failed(file: file.path, errno: code)) }
                 return .broken(restore)
             }
-            return .failed(error)
+            return syncing ? .syncFailed(error) : .failed(error)
         }
     }
 
@@ -42,6 +50,7 @@ extension JournalDataSource {
     /// ``append(_:zeros:to:at:sync:fileSystem:)`` does, and moves the end past it; throws, with nothing changed, when
     /// the write failed.
     func appendInPlace(_ buffer: [UInt8], sync: Bool) throws(JournalError) {
+        if let failure { throw failure }
         let (file, offset, fileSystem) = (journal.file, journalExtent.end, fileSystem)
         let zeros = journalExtent.zeros(afterAppending: buffer.count)
         try record(BlockingFileWork.runInPlace { Self.append(buffer, zeros: zeros, to: file, at: offset, sync: sync, fileSystem: fileSystem) })
@@ -70,6 +79,7 @@ extension JournalDataSource {
     func appendApplying(_ record: @escaping @Sendable () throws(JournalError) -> [UInt8], sync: Bool,
                         changes: [StoreChange], packed: PackedItems,
                         entriesAside: [Int: AddedIndexEntries]) async throws(JournalError) {
+        if let failure { throw failure }
         let (file, extent, fileSystem) = (journal.file, journalExtent, fileSystem)
         batchBeingWritten = true
         defer {
@@ -99,16 +109,34 @@ extension JournalDataSource {
     }
 
     /// Turns an append's outcome into a throw; a failed append cut the file back to the journal's end, and one
-    /// that could not be cut back leaves the store failed.
+    /// that could not be cut back, or whose sync failed, leaves the store refusing writes.
     private func record(_ outcome: AppendOutcome) throws(JournalError) {
         switch outcome {
         case .written: return
         case .failed(let error):
             journalExtent.cutBack()
             throw error
+        case .syncFailed(let error):
+            journalExtent.cutBack()
+            try refuseWritesAfterFailedSync(error)
         case .broken(let error):
             failure = error
             throw error
         }
     }
+}
+
+extension JournalDataSource {
+    /// After a failed sync of the journal: records written earlier without a sync (``Durability/buffered``, deferred
+    /// applies) may never reach the disk, whatever a later sync reports, while the tables hold them. Every later
+    /// write throws ``JournalError/syncFailed(file:errno:)`` (reads go on) until the store is reopened, which reads
+    /// what the disk holds. Throws that error.
+    func refuseWritesAfterFailedSync(_ error: JournalError) throws(JournalError) -> Never {
+        let refusal = JournalError.syncFailed(file: journal.file.path, errno: error.errno ?? Self.eio)
+        if failure == nil { failure = refusal }
+        throw failure ?? refusal
+    }
+
+    /// `EIO`, for a failed sync that names no errno.
+    static var eio: Int32 { 5 }
 }

@@ -49,7 +49,7 @@ extension JournalDataSource {
         if options.writeThread == .shared, !pipeline.groupsBatches, let sealing {
             // As below, the payload sealed into its record.
             await waitForTurnToWrite(holdsTurn: holdsTurn)
-            let (sequence, generation) = (lastSequence + 1, manifest.generation)
+            let (sequence, generation, durableEnd) = (lastSequence + 1, manifest.generation, journalExtent.syncedEnd)
             var payload: [UInt8] = []
             payload.reserveCapacity(JournalPayload.estimatedBytes(of: resolved))
             try JournalPayload.write(resolved, into: &payload, shapes: { tables.shape(table: $0) },
@@ -60,8 +60,8 @@ extension JournalDataSource {
                 [payload] () throws(JournalError) in
                 var buffer: [UInt8] = []
                 buffer.reserveCapacity(JournalRecord.sealedRecordBytes(payloadBytes: payload.count))
-                try JournalRecord.appendSealedApply(sequence: sequence, generation: generation, payload: payload,
-                                                    sealing: sealing, into: &buffer)
+                try JournalRecord.appendSealedApply(sequence: sequence, generation: generation, durableEnd: durableEnd,
+                                                    payload: payload, sealing: sealing, into: &buffer)
                 return buffer
             }
             countWritten(lastSequence: sequence, records: 1, upserted: StoreChange.upsertedItemCount(of: resolved))
@@ -74,6 +74,7 @@ extension JournalDataSource {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(JournalPayload.estimatedBytes(of: resolved) + JournalRecord.envelopeBytes)
             let payloadBytes = try JournalRecord.appendApply(sequence: sequence, generation: manifest.generation,
+                                                             durableEnd: journalExtent.syncedEnd,
                                                              into: &buffer) { (buffer) throws(DataSourceError) in
                 try JournalPayload.write(resolved, into: &buffer, shapes: { tables.shape(table: $0) },
                                          prepared: prepared.encoded, packing: &packed)
@@ -159,13 +160,13 @@ extension JournalDataSource {
         perform(pipeline.writeFinished(duration: ContinuousClock.now - started))
     }
 
-    /// The journal records of these payloads, one line each (sealed in an encrypted store), and the sequence number
-    /// of the last.
+    /// The journal records of these payloads, one line each (sealed in an encrypted store), each carrying how far the
+    /// journal is known durable, and the sequence number of the last.
     private func records(of payloads: [[UInt8]]) throws(JournalError) -> (buffer: [UInt8], lastSequence: Int64) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(payloads.reduce(0) { $0 + (sealing == nil ? $1.count + 64 : JournalRecord.sealedRecordBytes(payloadBytes: $1.count)) })
         try JournalRecord.appendApplies(payloads, firstSequence: lastSequence + 1, generation: manifest.generation,
-                                        sealing: sealing, into: &buffer)
+                                        durableEnd: journalExtent.syncedEnd, sealing: sealing, into: &buffer)
         return (buffer, lastSequence + Int64(payloads.count))
     }
 

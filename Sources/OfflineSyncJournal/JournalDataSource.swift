@@ -182,7 +182,8 @@ public actor JournalDataSource: SyncContextDataSource, TransactionHost, ModelDec
     /// Validates the whole batch, writes it as one journal record made durable as ``JournalOptions/durability``
     /// says, then applies all of it. When it throws, nothing changed.
     /// - Throws: ``DataSourceError`` for an invalid batch; ``JournalError`` when writing fails (the journal is cut
-    ///   back to its last good record, so later applies can succeed once the cause is gone).
+    ///   back to its last good record, so later applies can succeed once the cause is gone; after a failed sync,
+    ///   though, every later write throws ``JournalError/syncFailed(file:errno:)`` until the store is reopened).
     public func apply(_ changes: [StoreChange]) async throws {
         try await apply(changes, sync: syncs(deferringDurability: false))
     }

@@ -103,6 +103,18 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
                      "Syncing \(file) failed with errno \(errno) (\(errnoName(errno))) and the journal could not be restored, so its state on disk is unknown; close the store and open it again.")
     }
 
+    /// A sync of the journal failed with `errno`. Records written earlier without a sync (``Durability/buffered``,
+    /// ``JournalDataSource/applyDeferringDurability(_:)``) may be gone from the disk while the store still holds
+    /// them (a failed `fsync` may drop what it could not write and report it once), so the store refuses every
+    /// later write with this error (reads go on) until it is opened again; its code is `failed`.
+    /// - Parameters:
+    ///   - file: the journal whose sync failed.
+    ///   - errno: the system's error number of the failed sync.
+    public static func syncFailed(file: String, errno: Int32) -> JournalError {
+        JournalError(.failed, path: file, operation: "sync", errno: errno,
+                     "Syncing \(file) failed with errno \(errno) (\(errnoName(errno))): what the store wrote since its last successful sync may be lost from the disk although the store still holds it, so it refuses every write; reopen the store (close it and open it again), which then reads what the disk really holds.")
+    }
+
     /// The directory holds no store (no `CURRENT` manifest).
     public static func notAStore(directory: String) -> JournalError {
         JournalError(.notAStore, path: directory, "\(directory) holds no journal store (no CURRENT manifest); check the path.")

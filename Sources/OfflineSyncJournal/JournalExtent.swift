@@ -18,11 +18,17 @@ struct JournalExtent: Sendable, Equatable {
     private(set) var allocated: Int64
     /// Whether bytes were written since the last sync (by ``Durability/buffered`` or a deferred apply).
     private(set) var hasUnsyncedBytes = false
+    /// How far the journal is known to be on the disk: the end of its records at the last successful sync. Each
+    /// apply record carries it as `"d"`, so that recovery can tell pages a power loss never wrote from damage
+    /// (`Docs/JournalFormat.md`, "Opening and recovery").
+    private(set) var syncedEnd: Int64
 
-    /// A journal of `end` bytes followed by zeros up to `allocated` (`end` when there are none).
-    init(end: Int64, allocated: Int64? = nil) {
+    /// A journal of `end` bytes followed by zeros up to `allocated` (`end` when there are none), known durable up to
+    /// `synced` (`end` when all of it is).
+    init(end: Int64, allocated: Int64? = nil, synced: Int64? = nil) {
         self.end = end
         self.allocated = max(end, allocated ?? end)
+        self.syncedEnd = min(end, synced ?? end)
     }
 
     /// The zeros to write after `count` new bytes at ``end``: none while those fit in the zeros already there, else
@@ -40,6 +46,7 @@ struct JournalExtent: Sendable, Equatable {
         end += Int64(count)
         allocated = max(allocated, end + Int64(zeros))
         hasUnsyncedBytes = !synced
+        if synced { syncedEnd = end }
     }
 
     /// The file was truncated to ``end``.

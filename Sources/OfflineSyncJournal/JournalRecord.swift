@@ -3,7 +3,8 @@ import OfflineSyncStore
 /// One line of a journal file: the header record that starts every journal, or the record of one `apply`.
 ///
 /// Line layout (Docs/JournalFormat.md):
-/// `{"c":"<crc>","s":<sequence>,"g":<generation>,"k":"hdr"|"apply","p":<payload>}\n`; in an encrypted store an
+/// `{"c":"<crc>","s":<sequence>,"g":<generation>,"k":"hdr"|"apply","d":<durable end>,"p":<payload>}\n` (`d` in apply
+/// records only, and absent from those older writers wrote); in an encrypted store an
 /// apply record carries `"e":"<base64 of the sealed payload>"` instead of `"p"`, and the header names the key
 /// (`"cipher":"<key identifier>"` in its payload).
 struct JournalRecord: Sendable {
@@ -16,9 +17,9 @@ struct JournalRecord: Sendable {
         case apply([StoreChange])
     }
 
-    /// More than the bytes an apply record adds around its payload: the checksum, `s`, `g` and `k` (at most 20
+    /// More than the bytes an apply record adds around its payload: the checksum, `s`, `g`, `k` and `d` (at most 20
     /// digits each), the closing brace and the newline.
-    static let envelopeBytes = 96
+    static let envelopeBytes = 120
 
     /// The journal format version this code writes and reads.
     static let formatVersion: Int64 = 1
@@ -26,21 +27,25 @@ struct JournalRecord: Sendable {
     var sequence: Int64
     var generation: Int64
     var body: Body
+    /// An apply record's `d`: the byte offset up to which its writer knew the journal durable (synced) when it
+    /// wrote the record; nil when the record has none (older writers, and the header).
+    var durableEnd: Int64?
 
-    /// Appends one apply record (line and newline) whose payload bytes are already encoded.
-    static func appendApply(sequence: Int64, generation: Int64, payload: [UInt8], into buffer: inout [UInt8]) {
-        appendApply(sequence: sequence, generation: generation, into: &buffer) { $0.append(contentsOf: payload) }
+    /// Appends one apply record (line and newline) whose payload bytes are already encoded; `durableEnd` is its
+    /// `d` (none when nil).
+    static func appendApply(sequence: Int64, generation: Int64, durableEnd: Int64? = nil, payload: [UInt8], into buffer: inout [UInt8]) {
+        appendApply(sequence: sequence, generation: generation, durableEnd: durableEnd, into: &buffer) { $0.append(contentsOf: payload) }
     }
 
     /// Appends one apply record (line and newline) whose payload `writePayload` appends in place, so that the
-    /// payload is never copied; returns the payload's length in bytes.
+    /// payload is never copied; returns the payload's length in bytes. `durableEnd` is its `d` (none when nil).
     /// - Throws: what `writePayload` throws, with `buffer` then holding part of the record.
     @discardableResult
-    static func appendApply<Failure: Error>(sequence: Int64, generation: Int64, into buffer: inout [UInt8],
+    static func appendApply<Failure: Error>(sequence: Int64, generation: Int64, durableEnd: Int64? = nil, into buffer: inout [UInt8],
                                             payload writePayload: (inout [UInt8]) throws(Failure) -> Void) throws(Failure) -> Int {
         let start = buffer.count
         LineFraming.begin(&buffer)
-        appendEnvelope(sequence: sequence, generation: generation, kind: "apply", into: &buffer)
+        appendEnvelope(sequence: sequence, generation: generation, kind: "apply", durableEnd: durableEnd, into: &buffer)
         let payloadStart = buffer.count
         try writePayload(&buffer)
         let payloadBytes = buffer.count - payloadStart
@@ -50,13 +55,13 @@ struct JournalRecord: Sendable {
     }
 
     /// Appends one apply record whose payload is sealed by `sealing`: `"e"` holds the sealed bytes in base64, bound
-    /// to `sequence` and `generation` (``JournalSealing``).
-    static func appendSealedApply(sequence: Int64, generation: Int64, payload: [UInt8], sealing: JournalSealing,
+    /// to `sequence` and `generation` (``JournalSealing``); `durableEnd` is its `d` (none when nil), in plaintext.
+    static func appendSealedApply(sequence: Int64, generation: Int64, durableEnd: Int64? = nil, payload: [UInt8], sealing: JournalSealing,
                                   into buffer: inout [UInt8]) throws(JournalError) {
         let sealed = try sealing.sealRecord(payload, sequence: sequence, generation: generation)
         let start = buffer.count
         LineFraming.begin(&buffer)
-        appendEnvelope(sequence: sequence, generation: generation, kind: "apply", payloadKey: "e", into: &buffer)
+        appendEnvelope(sequence: sequence, generation: generation, kind: "apply", durableEnd: durableEnd, payloadKey: "e", into: &buffer)
         buffer.append(UInt8(ascii: "\""))
         Base64.append(sealed, to: &buffer)
         buffer.append(contentsOf: "\"}".utf8)
@@ -69,15 +74,17 @@ struct JournalRecord: Sendable {
         Base64.encodedLength(payloadBytes + 64) + envelopeBytes
     }
 
-    /// Appends apply records for `payloads`, numbered from `firstSequence` on, sealed when `sealing` is set.
-    static func appendApplies(_ payloads: [[UInt8]], firstSequence: Int64, generation: Int64, sealing: JournalSealing?,
-                              into buffer: inout [UInt8]) throws(JournalError) {
+    /// Appends apply records for `payloads`, numbered from `firstSequence` on, sealed when `sealing` is set, each
+    /// with `durableEnd` as its `d`.
+    static func appendApplies(_ payloads: [[UInt8]], firstSequence: Int64, generation: Int64, durableEnd: Int64? = nil,
+                              sealing: JournalSealing?, into buffer: inout [UInt8]) throws(JournalError) {
         var sequence = firstSequence
         for payload in payloads {
             if let sealing {
-                try appendSealedApply(sequence: sequence, generation: generation, payload: payload, sealing: sealing, into: &buffer)
+                try appendSealedApply(sequence: sequence, generation: generation, durableEnd: durableEnd, payload: payload,
+                                      sealing: sealing, into: &buffer)
             } else {
-                appendApply(sequence: sequence, generation: generation, payload: payload, into: &buffer)
+                appendApply(sequence: sequence, generation: generation, durableEnd: durableEnd, payload: payload, into: &buffer)
             }
             sequence += 1
         }
@@ -99,15 +106,21 @@ struct JournalRecord: Sendable {
         return buffer
     }
 
-    private static func appendEnvelope(sequence: Int64, generation: Int64, kind: String, payloadKey: String = "p",
-                                       into buffer: inout [UInt8]) {
+    private static func appendEnvelope(sequence: Int64, generation: Int64, kind: String, durableEnd: Int64? = nil,
+                                       payloadKey: String = "p", into buffer: inout [UInt8]) {
         buffer.append(contentsOf: #""s":"#.utf8)
         JSONWriter.appendDecimal(sequence, into: &buffer)
         buffer.append(contentsOf: #","g":"#.utf8)
         JSONWriter.appendDecimal(generation, into: &buffer)
         buffer.append(contentsOf: #","k":""#.utf8)
         buffer.append(contentsOf: kind.utf8)
-        buffer.append(contentsOf: #"",""#.utf8)
+        if let durableEnd {
+            buffer.append(contentsOf: #"","d":"#.utf8)
+            JSONWriter.appendDecimal(durableEnd, into: &buffer)
+            buffer.append(contentsOf: #",""#.utf8)
+        } else {
+            buffer.append(contentsOf: #"",""#.utf8)
+        }
         buffer.append(contentsOf: payloadKey.utf8)
         buffer.append(contentsOf: #"":"#.utf8)
     }
@@ -126,11 +139,22 @@ struct JournalRecord: Sendable {
         guard case .object(let object) = value, case .int(let sequence)? = object["s"],
               case .int(let generation)? = object["g"], case .string(let kind)? = object["k"]
         else { return .failure(.damaged("the record lacks its \"s\", \"g\" or \"k\" field")) }
+        let durableEnd: Int64?
+        switch object["d"] {
+        case nil: durableEnd = nil
+        case .int(let end)? where kind == "apply" && end >= 0: durableEnd = end
+        default: return .failure(.damaged("the record's \"d\" is not the byte offset of an apply record's durable end"))
+        }
         if kind == "apply", let sealing {
             guard object["p"] == nil, case .string(let text)? = object["e"] else {
                 return .failure(.unauthentic("the apply record of an encrypted store carries no sealed payload \"e\""))
             }
-            return openSealed(text, sequence: sequence, generation: generation, sealing: sealing)
+            var record = openSealed(text, sequence: sequence, generation: generation, sealing: sealing)
+            if case .success(var opened) = record {
+                opened.durableEnd = durableEnd
+                record = .success(opened)
+            }
+            return record
         }
         guard let payload = object["p"] else {
             if kind == "apply", object["e"] != nil {
@@ -159,7 +183,7 @@ struct JournalRecord: Sendable {
             guard let changes = JournalPayload.changes(from: payload) else {
                 return .failure(.damaged("the apply record's payload does not have the documented shape"))
             }
-            return .success(JournalRecord(sequence: sequence, generation: generation, body: .apply(changes)))
+            return .success(JournalRecord(sequence: sequence, generation: generation, body: .apply(changes), durableEnd: durableEnd))
         default:
             return .failure(.damaged("unknown record kind \"\(kind)\" in a format \(formatVersion) journal"))
         }

@@ -12,7 +12,9 @@ struct JournalScan: Sendable {
     enum Problem: Sendable, Hashable {
         /// The end of the file after `offset` is an incomplete or invalid record, with no valid record after it:
         /// the normal result of a crash during an append. (Zero bytes that reach the end after valid records are
-        /// not a problem but free space; a file of zeros alone is a torn header.)
+        /// not a problem but free space; a file of zeros alone is a torn header.) Also a hole of pages that were never
+        /// written after the last durable record, followed by records none of which was made durable: what a power
+        /// loss leaves when the disk wrote a later page back before an earlier one (``unwrittenPages(in:line:)``).
         case tornTail(offset: Int64, reason: String)
         /// An invalid or out-of-sequence record, followed by valid records or with a valid checksum.
         case corrupted(offset: Int64, sequence: Int64?, reason: String)
@@ -36,6 +38,9 @@ struct JournalScan: Sendable {
     var recordCount = 0
     /// The sequence number of the last valid record (the header's base sequence when there is none).
     var lastSequence: Int64
+    /// How far the valid records say the file was durable: the end of the header, or the largest `d` a valid
+    /// record carries, whichever is further (at most ``validEnd``).
+    var durableEnd: Int64 = 0
     /// The first problem, if any.
     var problem: Problem?
 
@@ -82,7 +87,12 @@ struct JournalScan: Sendable {
                 return
             case .failure(.damaged(let reason)):
                 if Self.hasValidLine(in: raw, from: range.upperBound + 1) {
-                    problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason + ", and valid records follow it")
+                    if offset > 0, let hole = Self.unwrittenPages(in: raw, line: range),
+                       Self.noneClaimsDurable(offset, after: index, raw: raw, ranges: ranges, decoded: decoded, generation: generation) {
+                        problem = .tornTail(offset: Int64(offset), reason: reason + ", with pages never written from byte \(hole) and only records never made durable after them (a power loss during out-of-order write-back)")
+                    } else {
+                        problem = .corrupted(offset: Int64(offset), sequence: offset == 0 ? baseSequence : expected, reason: reason + ", and valid records follow it")
+                    }
                 } else {
                     problem = .tornTail(offset: Int64(offset), reason: reason)
                 }
@@ -100,6 +110,9 @@ struct JournalScan: Sendable {
                     lastSequence = record.sequence
                     recordCount += 1
                     if collectBatches { batches.append(changes) }
+                    if let claimed = record.durableEnd { durableEnd = max(durableEnd, min(claimed, Int64(offset))) }
+                } else {
+                    durableEnd = Int64(range.upperBound + 1)
                 }
             }
             validEnd = Int64(range.upperBound + 1)
@@ -148,6 +161,49 @@ struct JournalScan: Sendable {
     static func isZero(_ raw: UnsafeRawBufferPointer, from start: Int) -> Bool {
         guard let base = raw.baseAddress, raw[start] == 0 else { return false }
         return memcmp(base + start, base + start + 1, raw.count - start - 1) == 0
+    }
+
+    /// The smallest unit a disk writes whole (a 4 KiB page is 8 of them): a lost write leaves a multiple of it.
+    static let sectorBytes = 512
+
+    /// Where, inside the damaged line `line` (its newline excluded), a run of zero bytes starts that begins at the
+    /// line's start or at a multiple of ``sectorBytes`` and ends at a multiple of ``sectorBytes``, with bytes that
+    /// are not zero after it: disk sectors that were never written, the rest of the line written after them. Nil
+    /// when there is none (a flipped bit, a torn record, a foreign write). A zero byte never occurs inside a valid
+    /// line, and the store's files only ever read zero where nothing was written yet.
+    static func unwrittenPages(in raw: UnsafeRawBufferPointer, line: Range<Int>) -> Int? {
+        guard let base = raw.baseAddress else { return nil }
+        var index = line.lowerBound
+        while index < line.upperBound, let found = memchr(base + index, 0, line.upperBound - index) {
+            let start = base.distance(to: UnsafeRawPointer(found))
+            var end = start
+            while end < line.upperBound, raw[end] == 0 { end += 1 }
+            if (start == line.lowerBound || start % sectorBytes == 0), end % sectorBytes == 0 { return start }
+            index = end
+        }
+        return nil
+    }
+
+    /// Whether no line after the damaged line number `index` (which starts at `offset`) shows that `offset` had
+    /// been made durable: each later line is either damaged itself (no matching checksum: more unwritten pages) or
+    /// an apply record of this `generation` whose `d` is at most `offset`. A later line with a matching checksum
+    /// that is no such record (a header, another generation's, an unauthentic one, one without `d`, or one whose
+    /// `d` passes `offset`) means the damaged bytes had been synced: damage, not a hole.
+    static func noneClaimsDurable(_ offset: Int, after index: Int, raw: UnsafeRawBufferPointer, ranges: [Range<Int>],
+                                  decoded: [Result<JournalRecord, RecordProblem>], generation: Int64) -> Bool {
+        for later in (index + 1)..<ranges.count {
+            switch decoded[later] {
+            case .success(let record):
+                guard case .apply = record.body, record.generation == generation, let claimed = record.durableEnd,
+                      claimed <= Int64(offset)
+                else { return false }
+            case .failure(.damaged):
+                if LineFraming.problem(in: UnsafeRawBufferPointer(rebasing: raw[ranges[later]])) == nil { return false }
+            case .failure(.unauthentic), .failure(.unsupportedFormat):
+                return false
+            }
+        }
+        return true
     }
 
     /// Whether any complete line from `start` on carries a matching checksum.

@@ -56,7 +56,8 @@ enum Recovery {
         let (journal, extent) = try await files.run { () throws(JournalError) -> (FileDescriptor, JournalExtent) in
             let journal = try fileSystem.open(newest.path, mode: .readWrite)
             do throws(JournalError) {
-                var extent = JournalExtent(end: newest.validEnd, allocated: newest.size)
+                // Only what a record's `d` vouches for is known durable: the rest may still be in the page cache only.
+                var extent = JournalExtent(end: newest.validEnd, allocated: newest.size, synced: newest.durableEnd)
                 if newest.problem != nil {
                     extent = JournalExtent(end: try cutTornTail(newest, file: journal, keyIdentifier: manifest.encryption?.keyIdentifier,
                                                                 fileSystem: fileSystem))

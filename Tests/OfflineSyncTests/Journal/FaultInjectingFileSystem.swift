@@ -31,6 +31,16 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     private var failingStep: (index: Int, errno: Int32)?
     private var stepsSeen = 0
     private var mutationLog: [String] = []
+    /// Path → the file's bytes at its last successful sync (kept only with `keepingSyncedContents`).
+    private let keepsSyncedContents: Bool
+    private var syncedContents: [String: [UInt8]] = [:]
+    private var losingPath: String?
+
+    /// With `keepingSyncedContents`, the file system remembers each file's bytes at its last successful sync, so
+    /// that ``failSyncLosingUnsyncedWrites(pathContains:)`` can drop what was written since.
+    init(keepingSyncedContents: Bool = false) {
+        keepsSyncedContents = keepingSyncedContents
+    }
 
     /// How many times `operation` was called.
     func count(_ operation: Operation) -> Int { mutex.withLock { counts[operation] ?? 0 } }
@@ -44,6 +54,15 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     /// Fails the next `times` calls of `operation` (on a path containing `pathContains`) with `errno`.
     func fail(_ operation: Operation, errno: Int32, pathContains: String? = nil, times: Int = 1) {
         mutex.withLock { rules.append(Rule(operation: operation, pathContains: pathContains, errno: errno, remaining: times, shortWrite: false)) }
+    }
+
+    /// Fails the next sync of a path containing `pathContains` with EIO, and drops every byte written to that file
+    /// since its last successful sync, as Linux may after a failed write-back (the "fsyncgate" behaviour): the file
+    /// then holds what it held at that sync. Needs `keepingSyncedContents`.
+    func failSyncLosingUnsyncedWrites(pathContains: String) {
+        precondition(keepsSyncedContents, "create the file system with keepingSyncedContents")
+        fail(.sync, errno: 5, pathContains: pathContains)
+        mutex.withLock { losingPath = pathContains }
     }
 
     /// Makes the next write write only half of its bytes (a short write), and the write after it fail with ENOSPC.
@@ -156,7 +175,24 @@ final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     }
 
     func sync(_ file: FileDescriptor) throws(JournalError) {
-        try run(.sync, file.path, mutating: true) { () throws(JournalError) in try base.sync(file) }
+        do {
+            try run(.sync, file.path, mutating: true) { () throws(JournalError) in try base.sync(file) }
+        } catch {
+            let loses = mutex.withLock { () -> Bool in
+                guard let path = losingPath, file.path.contains(path) else { return false }
+                losingPath = nil
+                return true
+            }
+            if loses {
+                let synced = mutex.withLock { syncedContents[file.path] ?? [] }
+                try? base.truncate(file, to: 0)
+                try? base.writeAll(file, synced, at: 0)
+            }
+            throw error
+        }
+        if keepsSyncedContents, let bytes = try? base.readFile(file.path) {
+            mutex.withLock { syncedContents[file.path] = bytes }
+        }
     }
 
     func truncate(_ file: FileDescriptor, to length: Int64) throws(JournalError) {

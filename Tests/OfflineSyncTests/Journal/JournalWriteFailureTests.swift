@@ -7,10 +7,11 @@ import Testing
 @testable import OfflineSyncEngine
 import OfflineSync
 
-/// Failures injected through the file-system seam: nothing acknowledged is lost, later applies succeed.
+/// Failures injected through the file-system seam: nothing acknowledged is lost, later applies succeed (after a
+/// failed write; a failed sync refuses later writes: ``FailedSyncTests``).
 struct JournalWriteFailureTests {
     enum Fault: String, CaseIterable, Sendable {
-        case diskFullOnWrite, ioErrorOnWrite, shortWriteThenDiskFull, ioErrorOnSync
+        case diskFullOnWrite, ioErrorOnWrite, shortWriteThenDiskFull
     }
 
     @Test(arguments: Fault.allCases, [Durability.always, .grouped])
@@ -25,7 +26,6 @@ struct JournalWriteFailureTests {
         case .diskFullOnWrite: fileSystem.fail(.write, errno: 28, pathContains: "journal")
         case .ioErrorOnWrite: fileSystem.fail(.write, errno: 5, pathContains: "journal")
         case .shortWriteThenDiskFull: fileSystem.shortWriteThenFull(pathContains: "journal")
-        case .ioErrorOnSync: fileSystem.fail(.sync, errno: 5, pathContains: "journal")
         }
         await #expect(throws: JournalError.self) { try await store.apply(Sample.batch(2)) }
         #expect(try await !Sample.holds(store, batch: 2), "a failed apply changes nothing")

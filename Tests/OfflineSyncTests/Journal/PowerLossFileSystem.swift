@@ -16,6 +16,11 @@ import OfflineSync
 /// - every file holds its synced bytes, overlaid with a prefix of its unsynced pages (4 KiB), possibly followed by
 ///   one torn page (a prefix of that page's new bytes), the rest as it was last synced.
 /// The choices come from a seed, so every outcome can be replayed.
+///
+/// ``disksAfterPowerLoss(in:keepingAnySubsetOf:seed:)`` models write-back out of order instead: every file keeps
+/// any subset of the pages that changed since its last sync (a later page may reach the disk while an earlier one
+/// does not), a lost page reads as it was last synced (zeros where the file had no bytes yet), and the file is as
+/// long as its synced bytes or as far as its last kept page reaches.
 final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
     static let pageSize = 4096
 
@@ -69,6 +74,79 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
     }
 
     private static func directory(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+    /// The disks that directory `path` could hold if the power failed now and pages reached the disk in any order:
+    /// for each, a seeded prefix of the unsynced directory operations, and of the pages that changed since their
+    /// file's last sync a subset. Every subset when there are at most `limit` of them, else `limit` seeded ones.
+    func disksAfterPowerLoss(in path: String, keepingAnySubsetOf limit: Int, seed: UInt64) -> [[String: [UInt8]]] {
+        mutex.withLock {
+            var random = SplitMix64(seed: seed)
+            // Every file the directory can name after some prefix of the pending operations, by number.
+            var numbers = Set(durableNames.filter { Self.directory(of: $0.key) == path }.values)
+            for case .create(let name, let file) in pending where Self.directory(of: name) == path { numbers.insert(file) }
+            let files = numbers.sorted().map { (number: $0, dirty: Self.changedPages(synced: durable[$0] ?? [], now: current[$0] ?? [])) }
+            let dirtyCount = files.reduce(0) { $0 + $1.dirty.count }
+            let exhaustive = dirtyCount < 20 && (1 << dirtyCount) <= limit
+            // Which changed pages each disk keeps, in the order of `files` and their pages.
+            let choices: [[Bool]] = exhaustive
+                ? (0..<(1 << dirtyCount)).map { subset in (0..<dirtyCount).map { subset & (1 << $0) != 0 } }
+                : (0..<limit).map { _ in (0..<dirtyCount).map { _ in Bool.random(using: &random) } }
+            var disks: [[String: [UInt8]]] = []
+            for choice in choices {
+                var named = durableNames
+                for operation in pending.prefix(Int.random(in: 0...pending.count, using: &random)) { Self.perform(operation, on: &named) }
+                var contents: [Int: [UInt8]] = [:]
+                var next = 0
+                for file in files {
+                    let kept = Set(file.dirty.enumerated().filter { choice[next + $0.offset] }.map(\.element))
+                    next += file.dirty.count
+                    contents[file.number] = Self.keeping(kept, synced: durable[file.number] ?? [], now: current[file.number] ?? [])
+                }
+                var disk: [String: [UInt8]] = [:]
+                for (name, file) in named where Self.directory(of: name) == path {
+                    disk[(name as NSString).lastPathComponent] = contents[file] ?? []
+                }
+                disks.append(disk)
+            }
+            return disks
+        }
+    }
+
+    private static func perform(_ operation: DirectoryOperation, on names: inout [String: Int]) {
+        switch operation {
+        case .create(let name, let file): names[name] = file
+        case .rename(let source, let destination): names[destination] = names.removeValue(forKey: source)
+        case .remove(let name): names[name] = nil
+        }
+    }
+
+    /// The pages (4 KiB) whose bytes differ between `synced` and `now`.
+    private static func changedPages(synced: [UInt8], now: [UInt8]) -> [Int] {
+        let pages = (max(synced.count, now.count) + pageSize - 1) / pageSize
+        return (0..<pages).filter { page in
+            let range = page * pageSize..<(page + 1) * pageSize
+            return synced[min(range.lowerBound, synced.count)..<min(range.upperBound, synced.count)]
+                != now[min(range.lowerBound, now.count)..<min(range.upperBound, now.count)]
+        }
+    }
+
+    /// The synced bytes with the pages `kept` as they are now: as long as the synced bytes or as far as the last
+    /// kept page reaches (a file cut since its sync keeps its synced length unless every changed page is kept).
+    private static func keeping(_ kept: Set<Int>, synced: [UInt8], now: [UInt8]) -> [UInt8] {
+        let length: Int
+        if now.count < synced.count {
+            length = kept.count == changedPages(synced: synced, now: now).count ? now.count : synced.count
+        } else {
+            length = kept.reduce(synced.count) { max($0, min(now.count, ($1 + 1) * pageSize)) }
+        }
+        var bytes = Array(synced.prefix(length))
+        if bytes.count < length { bytes += [UInt8](repeating: 0, count: length - bytes.count) }
+        for page in kept {
+            let end = min((page + 1) * pageSize, now.count, length)
+            if page * pageSize < end { bytes.replaceSubrange(page * pageSize..<end, with: now[page * pageSize..<end]) }
+        }
+        return bytes
+    }
 
     /// The synced bytes overlaid with a prefix of the pages written since, and maybe one torn page.
     private static func afterPowerLoss(synced: [UInt8], now: [UInt8], random: inout SplitMix64) -> [UInt8] {
