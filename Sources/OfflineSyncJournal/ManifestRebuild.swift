@@ -71,7 +71,8 @@ enum ManifestRebuild {
     /// names, with a key check of `sealing`, whose key must open one of the journal's records or the snapshot's
     /// blocks when there are any (with the wrong key every record would read as damage, and repair would move them
     /// aside), unless its identifier is the one a journal header names: then nothing opening is taken for damage.
-    /// When no header names the key (a sealed snapshot alone, a damaged header), the key must open something.
+    /// When no header names the key (a sealed snapshot alone, a damaged header), the key must open something, where a
+    /// sealed snapshot or a record whose checksum holds is left to try.
     /// - Throws: ``JournalError/encrypted(directory:keyIdentifier:)`` for sealed files without `sealing`,
     ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when its key opens nothing: nothing is changed.
     private static func encryption(journal: Int64?, snapshot: Int64?, _ layout: StoreLayout, sealing: JournalSealing?,
@@ -86,7 +87,9 @@ enum ManifestRebuild {
                 header = (identifier, true)
             }
             if let sealing {
-                tried = lines.count > 1
+                // Without a header, only a record whose checksum holds tells a key that does not open it from damage.
+                tried = header.known ? lines.count > 1
+                    : lines.dropFirst().contains { line in line.withUnsafeBytes { LineFraming.problem(in: $0) == nil } }
                 opens = lines.dropFirst().contains { line in
                     if case .success(let record) = line.withUnsafeBytes({ JournalRecord.decode($0, sealing: sealing) }),
                        case .apply = record.body { return true }
