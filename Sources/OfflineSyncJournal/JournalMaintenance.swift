@@ -81,7 +81,11 @@ extension JournalDataSource {
     }
 
     /// Repairs an encrypted store as ``repair(directory:)`` does, with `cipher` (nil: a plaintext store) to open and
-    /// write its sealed files. Without the right key it throws and changes nothing.
+    /// write its sealed files. Without the right key it throws and changes nothing. When it rebuilds the manifest and
+    /// no journal header names the store's key, `cipher` must open a block of the sealed snapshot or an intact record
+    /// (its identifier alone proves nothing).
+    /// - Throws: as ``repair(directory:)``, and ``JournalError/encrypted(directory:keyIdentifier:)`` or
+    ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when `cipher` does not fit the store.
     public static func repair(directory: URL, cipher: (any StoreCipher)?) async throws -> JournalRepairReport {
         let sealing = try cipher.map { (cipher) throws(JournalError) in try JournalSealing(cipher) }
         return try await repair(path: directory.path(percentEncoded: false), fileSystem: POSIXFileSystem(), sealing: sealing)

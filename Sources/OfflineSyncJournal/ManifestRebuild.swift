@@ -8,7 +8,8 @@ import OfflineSyncStore
 /// behind by a compaction whose deletions did not happen. When no journal remains, an empty one continues the
 /// snapshot's sequence. The damaged manifest is moved aside (`CURRENT.broken`), never deleted. An encrypted store's
 /// journal headers name its key: the new manifest then carries a key check of the cipher given, which must name the
-/// same key (without it, or with another, nothing is changed).
+/// same key or open its files (without it, or with another, nothing is changed); with no header naming it, the
+/// cipher's key must open the files.
 enum ManifestRebuild {
     /// Whether `layout`'s directory holds a store at all: a manifest, or journal or snapshot files.
     static func holdsStore(_ layout: StoreLayout, fileSystem: any FileSystem) throws(JournalError) -> Bool {
@@ -69,7 +70,9 @@ enum ManifestRebuild {
     /// store, and otherwise the caller's `sealing` decides. An encrypted store keeps the key identifier its header
     /// names, with a key check of `sealing`, whose key must open one of the journal's records or the snapshot's
     /// blocks when there are any (with the wrong key every record would read as damage, and repair would move them
-    /// aside), unless its identifier is the one the header names: then nothing opening is taken for damage.
+    /// aside), unless its identifier is the one a journal header names: then nothing opening is taken for damage.
+    /// When no header names the key (a sealed snapshot alone, a damaged header), the key must open something, where a
+    /// sealed snapshot or a record whose checksum holds is left to try.
     /// - Throws: ``JournalError/encrypted(directory:keyIdentifier:)`` for sealed files without `sealing`,
     ///   ``JournalError/wrongKey(directory:keyIdentifier:given:)`` when its key opens nothing: nothing is changed.
     private static func encryption(journal: Int64?, snapshot: Int64?, _ layout: StoreLayout, sealing: JournalSealing?,
@@ -84,7 +87,9 @@ enum ManifestRebuild {
                 header = (identifier, true)
             }
             if let sealing {
-                tried = lines.count > 1
+                // Without a header, only a record whose checksum holds tells a key that does not open it from damage.
+                tried = header.known ? lines.count > 1
+                    : lines.dropFirst().contains { line in line.withUnsafeBytes { LineFraming.problem(in: $0) == nil } }
                 opens = lines.dropFirst().contains { line in
                     if case .success(let record) = line.withUnsafeBytes({ JournalRecord.decode($0, sealing: sealing) }),
                        case .apply = record.body { return true }
@@ -109,8 +114,9 @@ enum ManifestRebuild {
         }
         guard let key = key ?? sealing?.keyIdentifier else { return nil }
         guard let sealing else { throw JournalError.encrypted(directory: layout.directory, keyIdentifier: key) }
-        guard opens || !tried || sealing.keyIdentifier == key else {
-            throw JournalError.wrongKey(directory: layout.directory, keyIdentifier: key, given: sealing.keyIdentifier)
+        // Only an identifier a journal header names vouches for the key: one taken from `sealing` itself would always match.
+        guard opens || !tried || sealing.keyIdentifier == header.key else {
+            throw JournalError.wrongKey(directory: layout.directory, keyIdentifier: header.key ?? "(unknown)", given: sealing.keyIdentifier)
         }
         return Manifest.Encryption(keyIdentifier: key, keyCheck: try sealing.keyCheck())
     }

@@ -7,7 +7,7 @@ import OfflineSyncStore
 /// is read, each item line against the CRC-32C its location names, and an item found by its id must have that id.
 /// Any check that fails throws ``Fault``: the caller then waits for the snapshot to be loaded, which checks the whole
 /// file and reports damage as it always does. The lookup file itself names the snapshot it describes (generation,
-/// size, checksum), so a stale one is never used.
+/// size, checksum) and the version of the id keys it hashed (``ItemID/keyVersion``), so a stale one is never used.
 struct SnapshotLookup: Sendable {
     /// A check failed: the lookup cannot answer, the loaded snapshot will.
     struct Fault: Error {
@@ -28,7 +28,8 @@ struct SnapshotLookup: Sendable {
     static let cachedPages = 4_096
 
     /// The lookup file at `path` of the snapshot of `generation`, open as `snapshotFile`, `snapshotBytes` long, whose
-    /// last line holds `snapshotCRC`; nil when the file is missing, damaged or describes another snapshot.
+    /// last line holds `snapshotCRC`; nil when the file is missing, damaged, describes another snapshot, or hashed its
+    /// ids' keys with another ``ItemID/keyVersion`` than this build's (or names none).
     static func open(_ path: String, generation: Int64, snapshotFile: OwnedFile, snapshotPath: String, snapshotBytes: Int,
                      snapshotCRC: UInt32, fileSystem: any FileSystem) -> SnapshotLookup? {
         guard let descriptor = try? fileSystem.open(path, mode: .readOnly) else { return nil }
@@ -49,7 +50,9 @@ struct SnapshotLookup: Sendable {
             guard LineFraming.problem(in: raw) == nil else { return nil }
             return try? JSONReader.result(raw.assumingMemoryBound(to: UInt8.self)).get()
         }
+        // Ids hashed with another key version (or a file from before the field) could be missed: not used.
         guard case .object(let object)? = parsed, object["lookup"] == .int(SnapshotLookupFile.formatVersion),
+              object["keys"] == .string(ItemID.keyVersion),
               object["generation"] == .int(generation), object["snapshotBytes"] == .int(Int64(snapshotBytes)),
               object["snapshotCRC"] == .string(LineFraming.hex(snapshotCRC)),
               object["pageBytes"] == .int(Int64(SnapshotLookupFile.pageBytes)),

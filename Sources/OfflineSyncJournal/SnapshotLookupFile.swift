@@ -13,8 +13,10 @@ import OfflineSyncStore
 /// - ids: the hash of each item's id key (8 bytes, ``TableLookupEntries/hash(ofKey:)``) and its ordinal (4), sorted by
 ///   hash then ordinal: 12 bytes;
 /// - per index, the ordinals of the items in the index's order: 4 bytes each.
-/// Every integer is little-endian. The file is derived data: a missing, damaged or stale one only means the store
-/// loads the snapshot before it answers.
+/// Every integer is little-endian. The header names the version of the id keys hashed (``ItemID/keyVersion``): the
+/// key lower-cases with the standard library's Unicode data, so another build may key an id otherwise. The file is
+/// derived data: a missing, damaged or stale one (another snapshot, another key version) only means the store loads
+/// the snapshot before it answers.
 enum SnapshotLookupFile {
     static let pageBytes = 4_096
     /// The record bytes of a page (the rest is its checksum).
@@ -96,7 +98,7 @@ enum SnapshotLookupFile {
         var line: [UInt8] = []
         LineFraming.begin(&line)
         var body: [UInt8] = []
-        JSONWriter().write(.object(["lookup": .int(formatVersion), "generation": .int(generation),
+        JSONWriter().write(.object(["lookup": .int(formatVersion), "keys": .string(ItemID.keyVersion), "generation": .int(generation),
                                     "snapshotBytes": .int(Int64(snapshotBytes)), "snapshotCRC": .string(LineFraming.hex(snapshotCRC)),
                                     "pageBytes": .int(Int64(pageBytes)), "tables": .array(tableValues)]), into: &body)
         line.append(contentsOf: body.dropFirst())

@@ -96,6 +96,42 @@ struct StoreCommandTests {
         #expect(try await ToolProcess.run(["verify", store.path]).status == 0)
     }
 
+    /// `repair` of a store whose manifest (`CURRENT`) is gone (nil) or holds garbage, while its snapshot and journal
+    /// (with records) remain: it asks first, then rebuilds the manifest from the files, and the store opens with
+    /// every item it held.
+    @Test(arguments: [nil, "garbage\n"] as [String?])
+    func repairRebuildsAMissingOrDamagedManifestFromTheStoresFiles(_ manifest: String?) async throws {
+        let store = try ToolProcess.fixtureCopy("valid")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let before = try await ToolProcess.run(["dump", store.path])
+        #expect(before.status == 0, "\(before.standardError)")
+        let current = store.appendingPathComponent("CURRENT")
+        try FileManager.default.removeItem(at: current)
+        if let manifest { try Data(manifest.utf8).write(to: current) }
+
+        let declined = try await ToolProcess.run(["repair", store.path], input: "n\n")
+        #expect(declined.status == 1)
+        #expect(declined.standardOutput.contains("CURRENT"), "the problem is named: \(declined.standardOutput)\(declined.standardError)")
+        #expect(declined.standardOutput.contains("nothing changed"), "\(declined.standardOutput)\(declined.standardError)")
+        #expect(FileManager.default.fileExists(atPath: current.path) == (manifest != nil))
+
+        let outcome = try await ToolProcess.run(["repair", store.path, "--yes"])
+        #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("repaired"), "\(outcome.standardOutput)")
+        #expect(try await ToolProcess.run(["verify", store.path]).status == 0)
+        let after = try await ToolProcess.run(["dump", store.path])
+        #expect(after.status == 0, "\(after.standardError)")
+        #expect(after.standardOutput == before.standardOutput, "every item the store held")
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.path)
+        #expect(names.contains("CURRENT.broken") == (manifest != nil), "a damaged manifest is kept aside: \(names)")
+    }
+
+    @Test func repairsHelpTellsThatItRebuildsAManifest() async throws {
+        let help = try await ToolProcess.run(["repair", "--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("manifest (CURRENT)"), "\(help.standardOutput)")
+    }
+
     @Test func compactKeepsEveryItem() async throws {
         let store = try ToolProcess.fixtureCopy("valid")
         defer { try? FileManager.default.removeItem(at: store) }

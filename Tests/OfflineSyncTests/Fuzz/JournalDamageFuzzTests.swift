@@ -145,6 +145,9 @@ struct JournalDamageFuzzTests {
             do {
                 _ = try await JournalDataSource.repair(directory: directory.store, cipher: cipher)
             } catch let error as JournalError {
+                // No journal header names the key and nothing sealed opens with it (a sealed snapshot cut short, say):
+                // repair cannot tell the key from a wrong one, so it refuses, changing nothing.
+                if error.code == .wrongKey && error.keyIdentifier == "(unknown)" { continue }
                 if error.code != .notAStore { Issue.record("\(label): repair failed: \(error)") }
             }
             do {

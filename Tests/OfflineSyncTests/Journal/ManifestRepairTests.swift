@@ -53,6 +53,38 @@ struct ManifestRepairTests {
         #expect(try await Sample.heldBatches(at: directory.storePath, among: 1...9) == [1, 2, 3, 9], "the store takes new writes after the repair")
     }
 
+    /// An encrypted store's manifest rebuilt when no journal header names its key: its sealed snapshot alone is left
+    /// (a crash inside `rekey` after the new snapshot's rename, before its journal, and `CURRENT` lost), or the
+    /// journal's header is damaged. A key that opens none of the snapshot's blocks nor records is refused, whatever
+    /// its identifier, and nothing is changed: taken for the store's key, it would read every block as damage.
+    @Test(arguments: [true, false])
+    func aRebuildWithoutAJournalHeaderNamingTheKeyRefusesAKeyThatOpensNothing(journalGone: Bool) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try await EncryptedDamageTests.makeStore(directory)
+        try FileManager.default.removeItem(atPath: directory.storePath + "/CURRENT")
+        let journal = directory.storePath + "/journal.2.jsonl"
+        if journalGone {
+            try FileManager.default.removeItem(atPath: journal)
+        } else {
+            var bytes = try fileBytes(journal)
+            bytes[12] ^= 0x01
+            try writeBytes(bytes, to: journal)
+        }
+        let before = try EncryptedStore.files(at: directory.storePath)
+        for wrong in [EncryptedStore.otherCipher, EncryptedStore.cipher(key: EncryptedStore.otherKey, identifier: "test-key-1")] {
+            let error = await #expect(throws: JournalError.self) {
+                _ = try await JournalDataSource.repair(directory: directory.store, cipher: wrong)
+            }
+            #expect(error?.code == .wrongKey, "\(wrong.keyIdentifier): \(String(describing: error))")
+            #expect(try EncryptedStore.files(at: directory.storePath) == before, "\(wrong.keyIdentifier): nothing is changed")
+        }
+        _ = try await JournalDataSource.repair(directory: directory.store, cipher: EncryptedStore.cipher)
+        let store = try await EncryptedStore.open(directory.storePath, cipher: EncryptedStore.cipher)
+        #expect(try await store.read(Query(table: "T")).items.count == 20, "the snapshot's items, under the store's key")
+        try await store.close()
+    }
+
     @Test func aDamagedManifestAloneIsMovedAsideAndTheStoreStartsEmpty() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
