@@ -116,9 +116,10 @@ struct HTTPAttachmentTransportTests {
         defer { server.stop() }
         let bytes = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         server.put("slow", bytes)
-        // 16 parts a second apart against a deadline of 0.3 s: wide enough for a suite that starves the deadline's timer.
-        server.trickleBodies(every: .seconds(1))
-        let impatient = HTTPRemoteConfiguration(timeout: .milliseconds(300), retryPolicy: .none)
+        // 16 parts three seconds apart against a deadline of 1.5 s, which the whole body at 2 ms a part then meets
+        // with room to spare on a loaded machine (a deadline of 0.3 s cut the second attempt too under a full suite).
+        server.trickleBodies(every: .seconds(3))
+        let impatient = HTTPRemoteConfiguration(timeout: .milliseconds(1_500), retryPolicy: .none)
         let device = try await AttachmentDevice(remote: InMemoryRemote(), transport: Self.transport(server, configuration: impatient))
         defer { device.folder.remove() }
         await #expect(throws: AttachmentError.self) { try await device.queue.file(for: "slow") }
