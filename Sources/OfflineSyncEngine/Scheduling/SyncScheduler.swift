@@ -109,6 +109,13 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     var isStopping: Bool { loop?.isCancelled == true }
     /// When the next sync is due, as time on the clock since the scheduler was created; nil: none is.
     var nextSyncDue: Duration? { schedule.due }
+    /// How many times the loop has begun to wait (for a time or an event): a test that sends an event waits for a
+    /// later wait, and then knows the scheduler has acted on it.
+    private(set) var waits = 0
+    /// How many waits the loop has begun, when it waits now; nil while it acts.
+    var idleWaits: Int? { wake != nil ? waits : nil }
+    /// How many times the loop has ended (each ``stop()`` ends one): a test checks that `stop()` waited for it.
+    private(set) var loopsEnded = 0
 
     /// The context's sync status now, then each change (``SyncContext/statusUpdates()``).
     public nonisolated func statusUpdates() -> AsyncStream<SyncStatus> {
@@ -175,6 +182,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
             case .waitForEvent: await waitForEvent(until: nil)
             }
         }
+        loopsEnded += 1
     }
 
     /// Runs the steps in order and tells the schedule how they ended.
@@ -190,10 +198,12 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         schedule.syncEnded(outcome, at: elapsed)
     }
 
-    /// Parked on 401: asks the provider for a new token; with one, syncs at once, else waits longer.
+    /// Parked on 401: asks the provider for a new token; with one, syncs at once, else waits longer. Without a
+    /// provider there is nothing to ask: it waits for ``syncNow()``.
     private func askForCredentials() async {
+        guard let authentication else { return schedule.waitForRequest() }
         do {
-            _ = try await authentication?.token(refresh: true)
+            _ = try await authentication.token(refresh: true)
             schedule.syncRequested(at: elapsed)
         } catch {
             schedule.credentialsUnavailable(at: elapsed)
@@ -223,6 +233,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         await withCheckedContinuation { continuation in
             guard !Task.isCancelled else { return continuation.resume() }
             wake = continuation
+            waits += 1
             if let deadline {
                 let instant = origin.advanced(by: deadline)
                 timer = Task { [clock, weak self] in
