@@ -126,13 +126,10 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     public func start() {
         guard loop == nil else { return }
         schedule = Self.schedule(configuration, asksForCredentials: authentication != nil, start: elapsed)
-        let updates = context.statusUpdates()
+        // Every committed local write, also one collapsed into a queued operation (the queue's length stays).
+        let writes = context.localWriteUpdates()
         watchers.append(Task { [weak self] in
-            var queued: Int?
-            for await status in updates {
-                if let queued, status.pendingOperations > queued { await self?.localWrite() }
-                queued = status.pendingOperations
-            }
+            for await _ in writes { await self?.localWrite() }
         })
         if let reachability = connectivity?.reachability() {
             watchers.append(Task { [weak self] in

@@ -122,6 +122,22 @@ struct SyncSchedulerTests {
         await setup.scheduler.stop()
     }
 
+    @Test func anEditCollapsedIntoAQueuedOperationRestartsTheDebounce() async throws {
+        let setup = Setup()
+        await setup.scheduler.start()
+        #expect(await eventually { await setup.pulls() > 0 })
+        #expect(await setup.settled())
+        try await setup.todo.insert(["id": "b"])
+        #expect(await eventually { await setup.scheduler.nextSyncDue == .seconds(2) })
+        setup.clock.advance(by: .seconds(1))
+        try await setup.todo.update(["id": "b", "text": "edited"])
+        #expect(try await setup.context.status().pendingOperations == 1, "the edit is collapsed into the insert")
+        #expect(await eventually { await setup.scheduler.nextSyncDue == .seconds(3) })
+        setup.clock.advance(by: .seconds(2))
+        #expect(await eventually { (try? await setup.context.status().pendingOperations) == 0 })
+        await setup.scheduler.stop()
+    }
+
     @Test func aSyncRequestedWhileASyncRunsIsNotLostWhenThatSyncEndsUnauthorized() async throws {
         let setup = Setup()
         try await setup.todo.insert(["id": "a"])
