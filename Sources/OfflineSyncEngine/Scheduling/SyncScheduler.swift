@@ -140,14 +140,17 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     }
 
     /// Stops syncing: cancels a running sync (its bookkeeping ends cleanly, as for any cancelled push or pull) and
-    /// returns once it has ended. ``start()`` starts again.
+    /// returns once it has ended, and so has every task of the scheduler: nothing it started runs after. ``start()``
+    /// starts again.
     public func stop() async {
         guard let running = loop else { return }
-        for watcher in watchers { watcher.cancel() }
+        let stopped = watchers
         watchers.removeAll()
+        for watcher in stopped { watcher.cancel() }
         running.cancel()
         wakeUp()
         await running.value
+        for watcher in stopped { await watcher.value }
         loop = nil
     }
 

@@ -233,12 +233,15 @@ struct SyncSchedulerTests {
         await setup.suspending.resume()
         await stopping.value
         #expect(await !setup.scheduler.isRunning)
+        #expect(await setup.scheduler.loopsEnded == 1, "stop() returned before the loop ended")
+        #expect(setup.clock.sleeperCount == 0, "no timer of the scheduler is left")
         #expect(try await setup.context.status().pendingOperations == 1)
         #expect(try await setup.context.status().isPushing == false)
 
+        // Its loop has ended and its watchers too (stop() awaited them): nothing of it is left to send a request.
         try await setup.todo.insert(["id": "late"])
         setup.clock.advance(by: .seconds(3600))
-        try await Task.sleep(for: .milliseconds(50))
         #expect(await setup.remote.requests.isEmpty)
+        #expect(await setup.scheduler.loopsEnded == 1)
     }
 }
