@@ -95,6 +95,7 @@ extension SyncContext {
                                     model: write.model, staged: &staged, in: &transaction)
             }
         }
+        localWriteCommitted()
         return result
     }
 }

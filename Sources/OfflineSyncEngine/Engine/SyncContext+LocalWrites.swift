@@ -38,10 +38,12 @@ extension SyncContext {
 
     /// Stages one write and applies it, in one transaction.
     private func writeOne(_ write: (inout StagedLocalWrites, inout StoreTransaction) async throws -> JSONObject) async throws -> JSONObject {
-        try await transaction { transaction in
+        let written = try await transaction { transaction in
             var staged = StagedLocalWrites()
             return try await write(&staged, &transaction)
         }
+        localWriteCommitted()
+        return written
     }
 
     /// `item` ready to insert into `table`: with a generated upper-case UUID id when its `id` is missing or null,

@@ -7,16 +7,17 @@ import Foundation
 #endif
 
 extension SyncContext {
-    /// The sync status now.
+    /// The sync status now; its queue's length is the store's, whichever context on it wrote last.
     /// - Throws: a data-source error when the queue must be read to count it.
     public func status() async throws -> SyncStatus {
         try await countPendingOperations()
         return statusPublisher.status
     }
 
-    /// The sync status now, then each change: local writes and push bookkeeping (the queue's length), pushes and
-    /// pulls starting, advancing and ending. A slow consumer gets the newest status, never an older one after a
-    /// newer. The stream ends when the iterating task is cancelled or the context goes away.
+    /// The sync status now, then each change: local writes and push bookkeeping (the queue's length, also when
+    /// another context on the same store changed it), pushes and pulls starting, advancing and ending. A slow consumer
+    /// gets the newest status, never an older one after a newer. The stream ends when the iterating task is cancelled
+    /// or the context goes away.
     public nonisolated func statusUpdates() -> AsyncStream<SyncStatus> {
         let (stream, continuation) = AsyncStream<SyncStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let registration = Task { await self.addStatusObserver(continuation) }
@@ -39,22 +40,23 @@ extension SyncContext {
         statusPublisher.remove(key)
     }
 
-    /// Loads the operation index when it is not loaded (its count is the queue's length), in a transaction.
-    private func countPendingOperations() async throws {
-        guard mirror.operationIndex == nil else { return }
+    /// Counts the queue (the operation index's count) in a transaction, which shows the count in the status: one
+    /// that finds another context on the store wrote since this one's last transaction first drops the index, and
+    /// loads it again from the store.
+    func countPendingOperations() async throws {
         try await transaction { _ in _ = try await loadedOperationIndex() }
+    }
+
+    /// A commit changed the queue while this context's index did not follow it (another context's commit, or one
+    /// of this context's own after it dropped the index): counts it again, when a stream follows the status.
+    func queueChanged() async {
+        guard statusPublisher.isObserved else { return }
+        try? await countPendingOperations()
     }
 
     /// Follows a progress report in the status.
     func followInStatus(_ progress: SyncProgress) {
-        statusPublisher.update { status in
-            let running = progress.phase == .started || progress.phase == .advanced
-            switch progress.activity {
-            case .push: status.isPushing = running
-            case .pull: status.isPulling = running
-            }
-            status.progress = running ? progress : nil
-        }
+        statusPublisher.follow(progress)
     }
 
     /// Runs a public push or pull and records how it ended in the status.

@@ -17,7 +17,7 @@ extension SyncContext {
     /// transaction sees the commit without the mark; when the body throws or the store refuses the changes, the
     /// operations it marked are taken out again, so none stays in flight that no send will finish. Once committed,
     /// the observers whose result the changes may alter are marked, this context's and those of the other contexts on
-    /// the store.
+    /// the store; when the changes touch the queue, the statuses whose count did not follow them count it again.
     func transaction<T: Sendable>(_ body: (inout StoreTransaction) async throws -> T) async throws -> T {
         if !transactionTurns.tryHold() { await withCheckedContinuation { transactionTurns.enqueueTransaction($0) } }
         defer { transactionTurns.release() }
@@ -40,9 +40,14 @@ extension SyncContext {
             if let count = mirror.operationIndex?.count { statusPublisher.update { $0.pendingOperations = count } }
             markObservers(changedBy: staged)
             if !staged.isEmpty {
+                let queueChanged = staged.contains { $0.table == EngineTables.operations }
                 for other in shared.contexts(besides: self) {
-                    Task { [staged] in await other.markObservers(changedBy: staged) }
+                    Task { [staged] in
+                        await other.markObservers(changedBy: staged)
+                        if queueChanged { await other.queueChanged() }
+                    }
                 }
+                if queueChanged, mirror.operationIndex == nil { Task { await self.queueChanged() } }
             }
             return value
         } catch {

@@ -60,6 +60,8 @@ public actor SyncContext {
     var largestPageAllowed: Int?
     /// The sync status and its streams.
     var statusPublisher = StatusPublisher()
+    /// The count of committed local writes and its streams (what ``SyncScheduler`` follows).
+    var localWrites = LocalWriteCount()
     /// The observed queries (``SyncTable/observe(_:)``), by key.
     var queryObservers: [Int: QueryObserver] = [:]
     var nextQueryObserverKey = 0
@@ -100,6 +102,7 @@ public actor SyncContext {
         progressStreams.finishAll()
         diagnosticStreams.finishAll()
         statusPublisher.finishAll()
+        localWrites.finishAll()
         for observer in queryObservers.values { observer.continuation.finish() }
     }
 

@@ -10,8 +10,10 @@ import OfflineSyncStore
 ///   `initialBackoff` up to `maximumBackoff`.
 /// - A sync that fails as unauthorized parks the schedule: nothing runs until a sync is requested, or, when an
 ///   authentication provider can be asked (`asksForCredentials`), until it yields a token: it is asked after the
-///   backoff, again and again.
-/// - While offline nothing runs; connectivity regained makes a sync due at once.
+///   backoff, again and again. Connectivity regained changes neither: it neither unparks nor shortens the backoff.
+/// - A sync requested while a sync runs is kept: whatever the running sync's outcome, the requested one runs as soon
+///   as it ends (unparked, with no backoff).
+/// - While offline nothing runs; connectivity regained makes a sync due at once (when not parked).
 struct SyncSchedule: Sendable, Hashable {
     /// The timing rules.
     struct Timing: Sendable, Hashable {
@@ -48,6 +50,8 @@ struct SyncSchedule: Sendable, Hashable {
     private var timerDue: Duration?
     /// When the first local write of the current burst happened.
     private var burstStart: Duration?
+    /// Whether a sync was requested while a sync ran: its end must not overwrite the request.
+    private var requestedDuringSync = false
 
     /// A schedule whose first sync is due at `start`.
     init(timing: Timing, start: Duration) {
@@ -81,14 +85,17 @@ struct SyncSchedule: Sendable, Hashable {
         writeDue = min(now + timing.debounce, start + timing.maximumDelay)
     }
 
-    /// Connectivity changed; regaining it makes a sync due at once.
+    /// Connectivity changed; regaining it makes a sync due at once, unless parked: a parked schedule waits for a
+    /// request, or for its provider after the backoff, online or not.
     mutating func reachability(_ reachable: Bool, at now: Duration) {
-        if reachable, !isReachable { timerDue = now }
+        if reachable, !isReachable, !isParked { timerDue = now }
         isReachable = reachable
     }
 
     /// The app asked for a sync now (also after signing in again: it unparks the schedule and ends a backoff).
+    /// During a sync it is kept for the sync's end.
     mutating func syncRequested(at now: Duration) {
+        if isSyncing { requestedDuringSync = true }
         isParked = false
         failures = 0
         timerDue = now
@@ -105,9 +112,19 @@ struct SyncSchedule: Sendable, Hashable {
     /// How a sync ended.
     enum Outcome: Sendable, Hashable { case succeeded, failed, unauthorized, cancelled }
 
-    /// A sync ended at `now`. Writes made during a sync that ended well keep the sync they made due.
+    /// Parked without an authentication provider to ask: nothing is due until a sync is requested.
+    mutating func waitForRequest() {
+        timerDue = nil
+    }
+
+    /// A sync ended at `now`. Writes made during a sync that ended well keep the sync they made due; a sync requested
+    /// during it runs at once, whatever the outcome (a stop's cancellation aside).
     mutating func syncEnded(_ outcome: Outcome, at now: Duration) {
         isSyncing = false
+        defer {
+            if requestedDuringSync, outcome != .cancelled { syncRequested(at: now) }
+            requestedDuringSync = false
+        }
         switch outcome {
         case .succeeded:
             failures = 0

@@ -109,6 +109,13 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     var isStopping: Bool { loop?.isCancelled == true }
     /// When the next sync is due, as time on the clock since the scheduler was created; nil: none is.
     var nextSyncDue: Duration? { schedule.due }
+    /// How many times the loop has begun to wait (for a time or an event): a test that sends an event waits for a
+    /// later wait, and then knows the scheduler has acted on it.
+    private(set) var waits = 0
+    /// How many waits the loop has begun, when it waits now; nil while it acts.
+    var idleWaits: Int? { wake != nil ? waits : nil }
+    /// How many times the loop has ended (each ``stop()`` ends one): a test checks that `stop()` waited for it.
+    private(set) var loopsEnded = 0
 
     /// The context's sync status now, then each change (``SyncContext/statusUpdates()``).
     public nonisolated func statusUpdates() -> AsyncStream<SyncStatus> {
@@ -119,13 +126,10 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     public func start() {
         guard loop == nil else { return }
         schedule = Self.schedule(configuration, asksForCredentials: authentication != nil, start: elapsed)
-        let updates = context.statusUpdates()
+        // Every committed local write, also one collapsed into a queued operation (the queue's length stays).
+        let writes = context.localWriteUpdates()
         watchers.append(Task { [weak self] in
-            var queued: Int?
-            for await status in updates {
-                if let queued, status.pendingOperations > queued { await self?.localWrite() }
-                queued = status.pendingOperations
-            }
+            for await _ in writes { await self?.localWrite() }
         })
         if let reachability = connectivity?.reachability() {
             watchers.append(Task { [weak self] in
@@ -136,14 +140,17 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     }
 
     /// Stops syncing: cancels a running sync (its bookkeeping ends cleanly, as for any cancelled push or pull) and
-    /// returns once it has ended. ``start()`` starts again.
+    /// returns once it has ended, and so has every task of the scheduler: nothing it started runs after. ``start()``
+    /// starts again.
     public func stop() async {
         guard let running = loop else { return }
-        for watcher in watchers { watcher.cancel() }
+        let stopped = watchers
         watchers.removeAll()
+        for watcher in stopped { watcher.cancel() }
         running.cancel()
         wakeUp()
         await running.value
+        for watcher in stopped { await watcher.value }
         loop = nil
     }
 
@@ -175,6 +182,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
             case .waitForEvent: await waitForEvent(until: nil)
             }
         }
+        loopsEnded += 1
     }
 
     /// Runs the steps in order and tells the schedule how they ended.
@@ -190,10 +198,12 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         schedule.syncEnded(outcome, at: elapsed)
     }
 
-    /// Parked on 401: asks the provider for a new token; with one, syncs at once, else waits longer.
+    /// Parked on 401: asks the provider for a new token; with one, syncs at once, else waits longer. Without a
+    /// provider there is nothing to ask: it waits for ``syncNow()``.
     private func askForCredentials() async {
+        guard let authentication else { return schedule.waitForRequest() }
         do {
-            _ = try await authentication?.token(refresh: true)
+            _ = try await authentication.token(refresh: true)
             schedule.syncRequested(at: elapsed)
         } catch {
             schedule.credentialsUnavailable(at: elapsed)
@@ -223,6 +233,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         await withCheckedContinuation { continuation in
             guard !Task.isCancelled else { return continuation.resume() }
             wake = continuation
+            waits += 1
             if let deadline {
                 let instant = origin.advanced(by: deadline)
                 timer = Task { [clock, weak self] in

@@ -16,9 +16,9 @@ struct TypedStaleVersionTests {
         var text: String
     }
 
-    /// A store that, on the first read of item "a" after it is armed, gives a pull up to `grace` to run before the
-    /// read returns, and records every local write (an apply that also writes the queue) of "a" whose version is not
-    /// the one the store held when it was applied.
+    /// A store that, on the first read of item "a" after it is armed, runs `race` (a pull) before the read returns,
+    /// and records every local write (an apply that also writes the queue) of "a" whose version is not the one the
+    /// store held when it was applied.
     actor RacingStore: SyncContextDataSource {
         let base: any SyncContextDataSource
         private var race: (@Sendable () async -> Void)?
@@ -68,11 +68,16 @@ struct TypedStaleVersionTests {
                 try await context.table("Note").pull()
                 pulled.withLock { $0 = true }
             }
-            // Long enough for the pull to land when nothing holds it back; it cannot while the write step runs.
-            for _ in 0..<50 where !pulled.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+            // Until the pull has landed (nothing held it back) or waits to store its page behind the write step,
+            // which holds the context's transactions: either way the race has run, however slow the pull.
+            #expect(await eventually {
+                if pulled.current { return true }
+                return await context.transactionTurns.waitingCount > 0
+            })
             _ = pull
         }
         try await notes.update(Note(id: "a", text: "mine"))
         #expect(await store.staleWrites.isEmpty)
+        #expect(await eventually { pulled.current }, "the pull lands once the write step has ended")
     }
 }

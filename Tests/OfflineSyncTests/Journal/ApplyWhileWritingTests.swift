@@ -171,10 +171,10 @@ struct ApplyWhileWritingTests {
         try await store.close()
     }
 
-    /// Whether a task has finished, for a test to look at while it cannot yet await it.
-    private actor Finished {
-        var isSet = false
-        func set() { isSet = true }
+    /// How many calls have answered, for a test to look at while it cannot yet await them.
+    private actor AnsweredCalls {
+        var count = 0
+        func add() { count += 1 }
     }
 
     @Test(arguments: [false, true])
@@ -190,13 +190,22 @@ struct ApplyWhileWritingTests {
             }
         }
         try await applied.value
-        let finished = Finished()
+        let answered = AnsweredCalls()
         let seen = Task {
-            defer { Task { await finished.set() } }
-            return (try await Self.visible(store), try await store.tableNames(), await store.statistics().lastSequence)
+            let visible = try await Self.visible(store)
+            await answered.add()
+            let names = try await store.tableNames()
+            await answered.add()
+            let lastSequence = await store.statistics().lastSequence
+            await answered.add()
+            return (visible, names, lastSequence)
         }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(await !finished.isSet, "a read answered while the batch's record was still being written")
+        // Each call either answers (wrongly) or waits for the store to be idle: wait until one waits or all answered.
+        #expect(await eventually {
+            if await answered.count == 3 { return true }
+            return await !store.idleWaiters.isEmpty
+        })
+        #expect(await answered.count == 0, "a call answered while the batch's record was still being written")
         fileSystem.openGate()
         let (visible, names, lastSequence) = try await seen.value
         #expect((visible == before) == writeFails)

@@ -92,6 +92,46 @@ struct SyncScheduleTests {
         #expect(schedule.action(at: .seconds(16)) == .sync)
     }
 
+    @Test func aSyncRequestedDuringASyncThatEndsUnauthorizedRunsOnceItEnds() {
+        var schedule = idle()
+        schedule.syncStarted()
+        schedule.syncRequested(at: .seconds(1))     // the user signed in again while the sync ran
+        schedule.syncEnded(.unauthorized, at: .seconds(2))
+        #expect(!schedule.isParked && schedule.action(at: .seconds(2)) == .sync)
+    }
+
+    @Test func aSyncRequestedDuringASyncThatEndsWellOrFailsRunsOnceItEnds() {
+        for outcome in [SyncSchedule.Outcome.succeeded, .failed] {
+            var schedule = idle()
+            schedule.syncStarted()
+            schedule.syncRequested(at: .seconds(1))
+            schedule.syncEnded(outcome, at: .seconds(2))
+            #expect(schedule.action(at: .seconds(2)) == .sync, "after \(outcome)")
+            schedule.syncStarted()
+            schedule.syncEnded(.succeeded, at: .seconds(3))
+            #expect(schedule.action(at: .seconds(3)) == .wait(until: .seconds(63)), "the request is taken once")
+        }
+    }
+
+    @Test func parkedWithoutAProviderRegainingConnectivitySchedulesNothing() {
+        var schedule = idle()
+        schedule.syncStarted()
+        schedule.syncEnded(.unauthorized, at: .seconds(1))
+        schedule.reachability(false, at: .seconds(2))
+        schedule.reachability(true, at: .seconds(3))
+        #expect(schedule.isParked && schedule.due == nil && schedule.action(at: .seconds(3)) == .waitForEvent)
+    }
+
+    @Test func parkedWithAProviderRegainingConnectivityKeepsTheBackoff() {
+        var schedule = idle()
+        schedule.asksForCredentials = true
+        schedule.syncStarted()
+        schedule.syncEnded(.unauthorized, at: .seconds(1))
+        schedule.reachability(false, at: .seconds(2))
+        schedule.reachability(true, at: .seconds(3))
+        #expect(schedule.isParked && schedule.action(at: .seconds(3)) == .wait(until: .seconds(6)))
+    }
+
     @Test func nothingRunsOfflineAndRegainingConnectivitySyncsAtOnce() {
         var schedule = idle()
         schedule.reachability(false, at: .seconds(1))

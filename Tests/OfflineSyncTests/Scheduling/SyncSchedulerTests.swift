@@ -39,6 +39,23 @@ struct SyncSchedulerTests {
         }
     }
 
+    /// Takes the network away and gives it back, and returns once `scheduler` has acted on both changes (it waits
+    /// again after each).
+    static func flap(_ connectivity: ManualConnectivity, _ scheduler: SyncScheduler<TestClock>) async {
+        await connectivity.setReachable(false)
+        var offlineWaits: Int?
+        #expect(await eventually {
+            guard await !scheduler.isReachable else { return false }
+            offlineWaits = await scheduler.idleWaits
+            return offlineWaits != nil
+        })
+        await connectivity.setReachable(true)
+        #expect(await eventually {
+            guard await scheduler.isReachable, let offlineWaits, let waits = await scheduler.idleWaits else { return false }
+            return waits > offlineWaits
+        })
+    }
+
     @Test func itSyncsAtStartAndAgainAfterTheInterval() async throws {
         let setup = Setup()
         try await setup.todo.insert(["id": "a"])
@@ -105,6 +122,70 @@ struct SyncSchedulerTests {
         await setup.scheduler.stop()
     }
 
+    @Test func anEditCollapsedIntoAQueuedOperationRestartsTheDebounce() async throws {
+        let setup = Setup()
+        await setup.scheduler.start()
+        #expect(await eventually { await setup.pulls() > 0 })
+        #expect(await setup.settled())
+        try await setup.todo.insert(["id": "b"])
+        #expect(await eventually { await setup.scheduler.nextSyncDue == .seconds(2) })
+        setup.clock.advance(by: .seconds(1))
+        try await setup.todo.update(["id": "b", "text": "edited"])
+        #expect(try await setup.context.status().pendingOperations == 1, "the edit is collapsed into the insert")
+        #expect(await eventually { await setup.scheduler.nextSyncDue == .seconds(3) })
+        setup.clock.advance(by: .seconds(2))
+        #expect(await eventually { (try? await setup.context.status().pendingOperations) == 0 })
+        await setup.scheduler.stop()
+    }
+
+    @Test func aSyncRequestedWhileASyncRunsIsNotLostWhenThatSyncEndsUnauthorized() async throws {
+        let setup = Setup()
+        try await setup.todo.insert(["id": "a"])
+        await setup.remote.failNext(1, with: .unauthorized)
+        await setup.suspending.suspendNext(.insert, at: .beforeServer)
+        await setup.scheduler.start()
+        await setup.suspending.waitUntilSuspended()
+        await setup.scheduler.syncNow()     // the user signed in again while the sync ran
+        await setup.suspending.resume()
+        #expect(await eventually { (try? await setup.context.status().pendingOperations) == 0 })
+        #expect(await !setup.scheduler.isParked)
+        await setup.scheduler.stop()
+    }
+
+    @Test func parkedWithoutAProviderAConnectivityFlapSendsNothing() async throws {
+        let setup = Setup()
+        await setup.remote.failNext(1, with: .unauthorized)
+        await setup.scheduler.start()
+        #expect(await eventually { await setup.scheduler.isParked })
+        let requests = await setup.remote.requests.count
+        await Self.flap(setup.connectivity, setup.scheduler)
+        #expect(await setup.remote.requests.count == requests)
+        #expect(await setup.scheduler.isParked)
+        #expect(await setup.scheduler.nextSyncDue == nil)
+        await setup.scheduler.syncNow()
+        #expect(await eventually { await setup.pulls() > 0 })
+        await setup.scheduler.stop()
+    }
+
+    @Test func parkedWithAProviderAConnectivityFlapKeepsTheBackoff() async throws {
+        let remote = InMemoryRemote()
+        let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
+        let clock = TestClock(), provider = SignIn(), connectivity = ManualConnectivity()
+        let scheduler = SyncScheduler(context: context, configuration: .init(steps: [.push], interval: nil,
+                                                                             initialBackoff: .seconds(5)),
+                                      connectivity: connectivity, authentication: provider, clock: clock)
+        try await context.table("TodoItem").insert(["id": "a"])
+        await remote.failNext(1, with: .unauthorized)
+        await scheduler.start()
+        #expect(await eventually { await scheduler.isParked && clock.sleeperCount > 0 })
+        await Self.flap(connectivity, scheduler)
+        #expect(await provider.asked == 0)
+        #expect(await scheduler.nextSyncDue == .seconds(5))
+        clock.advance(by: .seconds(5))
+        #expect(await eventually { await provider.asked == 1 })
+        await scheduler.stop()
+    }
+
     /// Refuses until `signIn()`, then gives a token.
     actor SignIn: AuthenticationProvider {
         struct SignedOut: Error {}
@@ -152,12 +233,15 @@ struct SyncSchedulerTests {
         await setup.suspending.resume()
         await stopping.value
         #expect(await !setup.scheduler.isRunning)
+        #expect(await setup.scheduler.loopsEnded == 1, "stop() returned before the loop ended")
+        #expect(setup.clock.sleeperCount == 0, "no timer of the scheduler is left")
         #expect(try await setup.context.status().pendingOperations == 1)
         #expect(try await setup.context.status().isPushing == false)
 
+        // Its loop has ended and its watchers too (stop() awaited them): nothing of it is left to send a request.
         try await setup.todo.insert(["id": "late"])
         setup.clock.advance(by: .seconds(3600))
-        try await Task.sleep(for: .milliseconds(50))
         #expect(await setup.remote.requests.isEmpty)
+        #expect(await setup.scheduler.loopsEnded == 1)
     }
 }
