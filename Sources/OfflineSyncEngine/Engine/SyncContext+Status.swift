@@ -42,8 +42,10 @@ extension SyncContext {
 
     /// Counts the queue (the operation index's count) in a transaction, which shows the count in the status: one
     /// that finds another context on the store wrote since this one's last transaction first drops the index, and
-    /// loads it again from the store.
+    /// loads it again from the store. Alone on its store with its index loaded, the context's count is the store's
+    /// last commit's: no transaction is taken (none waits behind a commit under way).
     func countPendingOperations() async throws {
+        guard mirror.operationIndex == nil || !shared.contexts(besides: self).isEmpty else { return }
         try await transaction { _ in _ = try await loadedOperationIndex() }
     }
 

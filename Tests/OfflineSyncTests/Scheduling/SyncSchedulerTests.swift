@@ -138,6 +138,21 @@ struct SyncSchedulerTests {
         await setup.scheduler.stop()
     }
 
+    @Test func aWriteOfAnotherContextOnTheStoreIsPushedAfterTheDebounce() async throws {
+        let store = InMemoryDataSource(), remote = InMemoryRemote(), clock = TestClock()
+        let context = SyncContext(dataSource: store, remote: remote)
+        let other = SyncContext(dataSource: store, remote: remote)
+        let scheduler = SyncScheduler(context: context, configuration: .init(steps: [.push], debounce: .seconds(2),
+                                                                             interval: .seconds(60)), clock: clock)
+        await scheduler.start()
+        #expect(await eventually { clock.sleeperCount > 0 })
+        try await other.table("TodoItem").insert(["id": "a"])
+        #expect(await eventually { await scheduler.nextSyncDue == .seconds(2) })
+        clock.advance(by: .seconds(2))
+        #expect(await eventually { await remote.requests.contains("POST TodoItem/a") })
+        await scheduler.stop()
+    }
+
     @Test func aSyncRequestedWhileASyncRunsIsNotLostWhenThatSyncEndsUnauthorized() async throws {
         let setup = Setup()
         try await setup.todo.insert(["id": "a"])
