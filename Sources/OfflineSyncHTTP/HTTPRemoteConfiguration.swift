@@ -29,7 +29,8 @@ public struct HTTPRemoteConfiguration: Sendable, Hashable {
     /// The most bytes the body of one table answer may hold; a larger one is cut off as it arrives and the call
     /// fails with ``RemoteError/invalidResponse(_:)``. `$top` only asks a server for fewer records, so this bounds
     /// the memory a broken or hostile server can take. ``defaultMaximumResponseBytes`` (64 MiB) by default, a page of
-    /// 1,000 records of 64 KiB each. Attachment files are not bounded by it.
+    /// 1,000 records of 64 KiB each. Attachment files are not bounded by it. Zero or less refuses every answer
+    /// with a body.
     public var maximumResponseBytes = HTTPRemoteConfiguration.defaultMaximumResponseBytes
 
     /// The default of ``maximumResponseBytes``: 64 MiB.

@@ -9,8 +9,9 @@ import FoundationNetworking
 /// end never fills the memory; and ends the transfer once the exchange was given up (deadline, cancellation).
 ///
 /// A task delegate takes the session delegate's place for the methods it implements (on Linux, for all of them), so
-/// redirects are handed to the session's delegate as they would be without it: a ``SameOriginRedirectPolicy`` keeps
-/// refusing redirects to another origin. Its state is guarded by a lock, hence the unchecked `Sendable`.
+/// redirects and authentication challenges are handed to the session's delegate as they would be without it: a
+/// ``SameOriginRedirectPolicy`` keeps refusing redirects to another origin, and a delegate that pins certificates
+/// keeps deciding. Its state is guarded by a lock, hence the unchecked `Sendable`.
 final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// The error a bounded exchange ends with when the body passed the limit.
     struct Exceeded: Error, Sendable {
@@ -76,6 +77,18 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
         #else
         sessionDelegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
                                     completionHandler: completionHandler) ?? completionHandler(request)
+        #endif
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        // The session's own answer (certificate pinning, client certificates), as without a task delegate.
+        guard let sessionDelegate else { return completionHandler(.performDefaultHandling, nil) }
+        #if canImport(FoundationNetworking)
+        sessionDelegate.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        #else
+        sessionDelegate.urlSession?(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+            ?? completionHandler(.performDefaultHandling, nil)
         #endif
     }
 }

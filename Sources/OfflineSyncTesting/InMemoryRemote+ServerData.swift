@@ -59,7 +59,8 @@ extension InMemoryRemote {
 
     /// Writes a row as another device's transaction that stamped `updatedAt` when its statement ran and committed
     /// `lateBy` later (SQL Server under load, app instances with skewed clocks): the row shows up with an `updatedAt`
-    /// earlier than rows already readable. Merges `fields` into the row, or creates it when there is none.
+    /// earlier than rows already readable (never before 1970). Merges `fields` into the row, or creates it when there
+    /// is none.
     /// - Returns: the new row.
     @discardableResult
     public func serverWrite(id: String, table: String, fields: JSONObject, committedLateBy lateBy: Duration) -> JSONObject {
@@ -73,7 +74,9 @@ extension InMemoryRemote {
         var late = row
         let stamped = Timestamp.milliseconds(from: row["updatedAt"]?.stringValue ?? "") ?? 0
         let (seconds, attoseconds) = lateBy.components
-        late["updatedAt"] = .string(Timestamp.string(fromMilliseconds: stamped - seconds * 1000 - attoseconds / 1_000_000_000_000_000))
+        let lateMilliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        let delay = lateMilliseconds.overflow ? stamped : min(stamped, lateMilliseconds.partialValue + attoseconds / 1_000_000_000_000_000)
+        late["updatedAt"] = .string(Timestamp.string(fromMilliseconds: stamped - max(0, delay)))
         put(late, id: id, table: table)
         return late
     }

@@ -7,10 +7,11 @@ extension AttachmentQueue {
     /// (its local item or the operation's own copy), is never removed; a removed file that an item still names is
     /// downloaded again when asked for.
     func evict() async throws {
-        let present = records.values.filter { files.size(of: $0.id) != nil }
-        var total = present.reduce(Int64(0)) { $0 + $1.bytes }
-        guard total > settings.cacheLimitBytes else { return }
+        guard Self.presentRecords(records, files: files).bytes > settings.cacheLimitBytes else { return }
         let pinned = try await pinnedIDs()
+        // Read the records again after the await: a use recorded meanwhile moves its file back in the order.
+        var (present, total) = Self.presentRecords(records, files: files)
+        guard total > settings.cacheLimitBytes else { return }
         var evicted: [String] = []
         for record in present.filter({ $0.uploaded && !pinned.contains($0.id) }).sorted(by: { $0.used < $1.used }) {
             guard total > settings.cacheLimitBytes else { break }
@@ -20,6 +21,13 @@ extension AttachmentQueue {
         }
         try await forget(evicted)
         publish()
+    }
+
+    /// The records whose files are present, and the bytes they take.
+    private static func presentRecords(_ records: [String: AttachmentRecord],
+                                       files: AttachmentFiles) -> (records: [AttachmentRecord], bytes: Int64) {
+        let present = records.values.filter { files.size(of: $0.id) != nil }
+        return (present, present.reduce(Int64(0)) { $0 + $1.bytes })
     }
 
     /// The ids that items with pending operations name, in their local item or in the operation's own copy.

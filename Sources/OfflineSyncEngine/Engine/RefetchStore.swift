@@ -19,9 +19,16 @@ enum RefetchStore {
         ]])
     }
 
-    /// The change that removes the records of these items of `table` (missing rows are no error).
-    static func removing(table: String, itemIds: [String]) -> StoreChange {
-        .delete(table: EngineTables.config, ids: itemIds.map { rowID(table: table, itemId: $0) })
+    /// A stored record: its row's id, as stored, and the item it names.
+    struct Record: Sendable, Hashable {
+        var rowId: String
+        var itemId: String
+    }
+
+    /// The change that removes these records (missing rows are no error). It goes by the ids the rows were stored
+    /// under, never by a hash worked out again: the key an id hashes to may change with the Unicode data of a build.
+    static func removing(_ records: [Record]) -> StoreChange {
+        .delete(table: EngineTables.config, ids: records.map(\.rowId))
     }
 
     /// The change that removes every record of `table`.
@@ -29,17 +36,17 @@ enum RefetchStore {
         .deleteAll(table: EngineTables.config, matching: Field("kind") == "refetch" && Field("table") == .string(table))
     }
 
-    /// The recorded item ids of `table`, in id order.
+    /// The records of `table`, in row id order.
     /// - Throws: a data-source error; ``SyncError/corruptRecord(table:id:reason:)`` for a row without a string `itemId`.
-    static func itemIds(table: String, in dataSource: any SyncContextDataSource) async throws -> [String] {
+    static func records(table: String, in dataSource: any SyncContextDataSource) async throws -> [Record] {
         let query = Query(table: EngineTables.config, filter: Field("kind") == "refetch" && Field("table") == .string(table),
                           orderBy: [.ascending("id")])
         return try await dataSource.read(query).items.map { row in
-            guard let itemId = row["itemId"]?.stringValue else {
+            guard let rowId = row["id"]?.stringValue, let itemId = row["itemId"]?.stringValue else {
                 throw SyncError.corruptRecord(table: EngineTables.config, id: row["id"]?.stringValue ?? "?",
-                                              reason: "the refetch record has no string itemId")
+                                              reason: "the refetch record has no string id or itemId")
             }
-            return itemId
+            return Record(rowId: rowId, itemId: itemId)
         }
     }
 

@@ -1,5 +1,6 @@
 import OfflineSyncCore
 import OfflineSyncStore
+
 extension SyncContext {
     /// The queued operations outside `tables` that a push of `tables` must send too, from `queued` (the queue, in
     /// order), as a whole push's ``PushSchedule`` would send them first (references as ``TableRelation`` says):

@@ -9,18 +9,17 @@ extension SyncContext {
     /// - Throws: what the remote's read throws (the records not fetched yet stay), `CancellationError`, a data-source
     ///   error.
     func refetchDiscardedItems(table: String, permits: RequestPermits) async throws {
-        for itemId in try await RefetchStore.itemIds(table: table, in: dataSource) {
+        for record in try await RefetchStore.records(table: table, in: dataSource) {
+            let itemId = record.itemId
             try Task.checkCancellation()
-            let query = Query(table: table, filter: Field("id") == .string(itemId), top: 2, includeDeleted: true)
             await permits.acquire()
-            let answer: Result<RemotePage, any Error>
-            do { answer = .success(try await remote.read(query)) } catch { answer = .failure(error) }
+            let answer: Result<[JSONObject], any Error>
+            do { answer = .success(try await serverRows(table: table, itemId: itemId)) } catch { answer = .failure(error) }
             await permits.release()
-            let key = ItemID.key(itemId)
-            let rows = try answer.get().items.filter { $0["id"]?.stringValue.map(ItemID.key) == key }
+            let rows = try answer.get()
             let skipped = try await transaction { transaction in
                 let page = PulledPage(rows, table: table, pending: try await queue.pendingItemKeys(table: table), checkingItems: true)
-                transaction.stage((page.changes(saving: nil) ?? []) + [RefetchStore.removing(table: table, itemIds: [itemId])])
+                transaction.stage((page.changes(saving: nil) ?? []) + [RefetchStore.removing([record])])
                 return page.skipped
             }
             for (_, reason) in skipped {

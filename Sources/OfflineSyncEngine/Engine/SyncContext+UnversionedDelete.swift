@@ -19,11 +19,17 @@ extension SyncContext {
     /// rows included), or `.notFound` when the server has none.
     /// - Throws: what the remote's read throws.
     func serverRowAnswer(forDeleteOf operation: TableOperation) async throws -> RemoteError {
-        let query = Query(table: operation.table, filter: Field("id") == .string(operation.itemId), top: 2, includeDeleted: true)
-        let key = ItemID.key(operation.itemId)
-        let rows = try await remote.read(query).items
-        guard let row = rows.first(where: { $0["id"]?.stringValue.map(ItemID.key) == key }) else { return .notFound }
+        guard let row = try await serverRows(table: operation.table, itemId: operation.itemId).first else { return .notFound }
         return .preconditionFailed(serverItem: row)
+    }
+
+    /// The server's rows of `itemId` in `table`, soft-deleted ones included: a read by id, keeping only the rows whose
+    /// id matches (case-insensitively, as ids do) whatever else the server sent.
+    /// - Throws: what the remote's read throws.
+    func serverRows(table: String, itemId: String) async throws -> [JSONObject] {
+        let query = Query(table: table, filter: Field("id") == .string(itemId), top: 2, includeDeleted: true)
+        let key = ItemID.key(itemId)
+        return try await remote.read(query).items.filter { $0["id"]?.stringValue.map(ItemID.key) == key }
     }
 
     /// The message of a delete that met a row this device never saw and was not resolved.
