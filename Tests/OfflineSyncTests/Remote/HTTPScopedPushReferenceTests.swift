@@ -44,8 +44,13 @@ struct HTTPScopedPushReferenceTests {
         try await context.table("TodoItem").pull()
 
         let writes = server.requests.filter { !$0.hasPrefix("GET") }.map { String($0.split(separator: "?")[0]) }
-        #expect(writes == ["POST /tables/Project", "POST /tables/TodoList", "POST /tables/TodoItem"],
-                "the project and the list go first, the unrelated list l2 stays queued")
+        // A write the client sent again after a transient failure (a loaded machine) shows twice; the order of their
+        // first sending is what the push promises.
+        var firstSent: [String] = []
+        for write in writes where !firstSent.contains(write) { firstSent.append(write) }
+        #expect(firstSent == ["POST /tables/Project", "POST /tables/TodoList", "POST /tables/TodoItem"],
+                "the project and the list go first: \(writes)")
+        #expect(server.rows("TodoList")["l2"] == nil, "the unrelated list l2 stays queued")
         #expect(server.rows("TodoItem")["i1"]?[fields.list] == "l1")
         #expect(try await context.pendingOperations().map(\.itemId) == ["l2"])
     }
