@@ -113,16 +113,27 @@ struct QueueSoakTests {
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        let lastWrites = try await withThrowingTaskGroup(of: LastWrites.self) { group in
+        var lastWrites = try await withThrowingTaskGroup(of: LastWrites.self) { group in
             for writer in 0..<4 { group.addTask { try await Self.write(context, writer: writer, seed: seed) } }
             return try await group.reduce(into: LastWrites()) { $0.merge($1) { _, new in new } }
+        }
+        // How many writes the loops pushed depends on the machine's speed: on a fast one the writers may end before
+        // a write's answer was lost. Write on, under the same faults, until one was (bounded), so that every run
+        // covers lost answers.
+        var extra = 0
+        while (await flaky.injected[.lostAnswer] ?? 0) == 0, extra < 500 {
+            let item: JSONObject = ["id": .string("extra-\(extra)"), "text": "until an answer is lost", "n": .int(Int64(extra))]
+            try await context.table(Self.tables[0]).insert(item)
+            lastWrites[Self.tables[0] + "/extra-\(extra)"] = item
+            extra += 1
+            _ = try? await context.push()
         }
         pusher.cancel()
         puller.cancel()
         checker.cancel()
         _ = await (pusher.value, puller.value, checker.value)
         await flaky.stopFaults()
-        #expect((await flaky.injected[.lostAnswer] ?? 0) > 0, "seed \(seed): the run lost no answer")
+        #expect((await flaky.injected[.lostAnswer] ?? 0) > 0, "seed \(seed): the run lost no answer in \(extra) more writes")
 
         do {
             try await context.push()
