@@ -24,7 +24,9 @@ import FoundationNetworking
 /// bound, with ``ResponseBodyLimit/Exceeded``; a body that arrived whole is checked again. A task delegate needs
 /// `data(for:delegate:)`, whose cancellation is the deadlock above, so it runs in a task of its own that is never
 /// cancelled: the deadline and the caller's cancellation end the transfer through the limit instead (at once once it
-/// has started, else at its first answer).
+/// has started, else at its first answer). On Linux the answer is also delivered by the limit itself when the
+/// transfer completes, from the session's queue, so that a busy cooperative pool (where that task resumes) cannot
+/// hold an answer that arrived in time past the deadline.
 enum DeadlineExchange {
     static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration,
                     maximumBytes: Int? = nil) async throws -> (Data, URLResponse) {
@@ -63,6 +65,9 @@ extension DeadlineExchange {
                 outcome.wait(with: continuation)
                 outcome.whenFinished { limit.abandon() }
                 outcome.finish(.failure(URLError(.timedOut)), after: timeout)
+                #if canImport(FoundationNetworking)
+                limit.whenComplete { data, response in outcome.finish(.success((data, response))) }
+                #endif
                 Task {
                     do {
                         let (data, response) = try await session.data(for: urlRequest, delegate: limit)

@@ -26,6 +26,12 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
     private var task: URLSessionTask?
     private var abandoned = false
     private var passed = false
+    #if canImport(FoundationNetworking)
+    private var body = Data()
+    private var response: URLResponse?
+    private var completion: (@Sendable (Data, URLResponse) -> Void)?
+    private var delivered = false
+    #endif
 
     /// A limit of `maximumBytes` for one exchange through `session`.
     init(maximumBytes: Int, session: URLSession) {
@@ -40,6 +46,9 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
     func abandon() {
         let running: URLSessionTask? = lock.withLock {
             abandoned = true
+            #if canImport(FoundationNetworking)
+            if delivered { return nil }
+            #endif
             return task
         }
         if let running { DispatchQueue.global().async { running.cancel() } }
@@ -59,13 +68,53 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
         if mustEnd(task) { task.cancel() }
     }
 
+    #if canImport(FoundationNetworking)
+    /// Calls `body` with the answer as soon as its whole body is in (as many bytes as its `Content-Length`), from the
+    /// session's delegate queue: the answer is then delivered even while the cooperative pool, where
+    /// `data(for:delegate:)` resumes, is busy (a deadline would otherwise pass for an answer already in, and a write
+    /// be sent again). An answer without a length is delivered by `data(for:delegate:)` alone. Linux only, where a
+    /// task delegate is known to see every part of the body.
+    func whenComplete(_ body: @escaping @Sendable (Data, URLResponse) -> Void) {
+        lock.withLock { completion = body }
+    }
+
+    /// The answer to deliver when the body is whole (and marks it delivered, so that ``abandon()`` leaves the
+    /// transfer to end by itself and its connection to be kept); call holding the lock.
+    private func completeAnswer() -> (@Sendable (Data, URLResponse) -> Void, Data, URLResponse)? {
+        guard !passed, !abandoned, !delivered, let response, let completion,
+              response.expectedContentLength == Int64(body.count) else { return nil }
+        delivered = true
+        return (completion, body, response)
+    }
+    #endif
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        completionHandler(mustEnd(dataTask, announced: response.expectedContentLength) ? .cancel : .allow)
+        #if canImport(FoundationNetworking)
+        lock.withLock {
+            self.response = response
+            body = Data()
+        }
+        #endif
+        let ends = mustEnd(dataTask, announced: response.expectedContentLength)
+        completionHandler(ends ? .cancel : .allow)
+        #if canImport(FoundationNetworking)
+        if !ends, let (deliver, data, response) = lock.withLock({ completeAnswer() }) { deliver(data, response) }
+        #endif
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if mustEnd(dataTask, adding: data.count) { dataTask.cancel() }
+        if mustEnd(dataTask, adding: data.count) {
+            dataTask.cancel()
+            return
+        }
+        #if canImport(FoundationNetworking)
+        let answer = lock.withLock { () -> (@Sendable (Data, URLResponse) -> Void, Data, URLResponse)? in
+            body.append(data)
+            return completeAnswer()
+        }
+        if let (deliver, data, response) = answer { deliver(data, response) }
+        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
