@@ -7,14 +7,20 @@ import FoundationNetworking
 extension HTTPRemote {
     /// Sends one call's request until it has an answer to decode: with the current token; once more with a refreshed
     /// one after a 401 (when a provider gives tokens); again after a transient failure, as the retry policy says.
+    ///
+    /// With `landed`, a write sent again after an attempt it never read the answer to, and refused with the
+    /// server's row holding exactly what it sent, returns `landed` of that row (``LandedWrite``): its earlier
+    /// attempt landed, and there is no conflict with anyone.
     func perform<Value>(_ make: (HTTPTableRequestBuilder) throws(HTTPRemoteError) -> HTTPTableRequest,
-                        _ decode: (RemoteResponseDecoder, RemoteResponse, HTTPTableRequest) -> RemoteOutcome<Value>)
+                        _ decode: (RemoteResponseDecoder, RemoteResponse, HTTPTableRequest) -> RemoteOutcome<Value>,
+                        landed: ((JSONObject) -> Value)? = nil)
         async throws -> Value {
         // Before the provider is asked: the base URL, the headers, and whether a token may travel over it.
         try TransportPolicy.check(baseURL: baseURL, authToken: tokens.hasToken ? "" : nil, configuration: configuration)
         var token = try await tokens.token()
         var refreshed = false
         var attempt = 0
+        var unanswered = false
         while true {
             attempt += 1
             let request = try make(try builder(token: token.value))
@@ -25,6 +31,7 @@ extension HTTPRemote {
                 guard let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: nil, unit: jitter()) else {
                     throw RemoteError.network(message)
                 }
+                unanswered = true
                 try await retrySleep(delay)
                 continue
             }
@@ -36,12 +43,14 @@ extension HTTPRemote {
             if HTTPRetryPolicy.isTransient(status: response.status) {
                 let asked = response.headers["retry-after"].flatMap { HTTPRetryPolicy.retryAfter($0, now: now()) }
                 if let delay = configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: asked, unit: jitter()) {
+                    unanswered = true
                     try await retrySleep(delay)
                     continue
                 }
             }
             let decoder = RemoteResponseDecoder(secrets: token.value.map { [$0] } ?? [])
-            return try await resolve(decode(decoder, response, request), request, token: token.value)
+            let outcome = decode(decoder, response, request)
+            return try await resolve(outcome, request, token: token.value, landed: unanswered ? landed : nil)
         }
     }
 
@@ -50,16 +59,25 @@ extension HTTPRemote {
         return HTTPTableRequestBuilder(apiVersion: apiVersion, authToken: token, installationID: configuration.installationID)
     }
 
-    /// Returns the value, throws the error, or reads the server's row for a 409/412 and throws with it.
-    private func resolve<Value>(_ outcome: RemoteOutcome<Value>, _ request: HTTPTableRequest, token: String?) async throws -> Value {
+    /// Returns the value, throws the error, or reads the server's row for a 409/412 and throws with it; with
+    /// `landed`, a 409/412 whose row holds what the request sent returns `landed` of that row instead.
+    private func resolve<Value>(_ outcome: RemoteOutcome<Value>, _ request: HTTPTableRequest, token: String?,
+                                landed: ((JSONObject) -> Value)?) async throws -> Value {
+        let failure: RemoteError
         switch outcome {
         case .value(let value): return value
-        case .failure(let error): throw error
+        case .failure(let error): failure = error
         case .conflictWithoutRow(let status):
             let row = await serverRow(table: request.table, id: request.itemID, token: token)
             try Task.checkCancellation()
-            throw status == 409 ? RemoteError.conflict(serverItem: row) : RemoteError.preconditionFailed(serverItem: row)
+            failure = status == 409 ? RemoteError.conflict(serverItem: row) : RemoteError.preconditionFailed(serverItem: row)
         }
+        switch failure {
+        case .conflict(let row), .preconditionFailed(let row):
+            if let landed, let own = LandedWrite.result(of: request, in: row) { return landed(own) }
+        default: break
+        }
+        throw failure
     }
 
     /// The server's row by id (deleted rows included), or nil when it cannot be read.

@@ -113,22 +113,25 @@ public struct HTTPRemote: SyncRemote, CustomStringConvertible, CustomReflectable
     }
 
     /// `POST /tables/{table}`; returns the server's copy, its `version` taken from the `ETag` when sent.
+    ///   A retry (after an unanswered attempt) refused with a row holding what was sent returns that row: the
+    ///   earlier attempt landed.
     /// - Throws: ``RemoteError`` for the server's answer (`.conflict` with the server's row for an existing id),
     ///   ``HTTPRemoteError`` when the request cannot be sent, `CancellationError` when the task is cancelled.
     @discardableResult
     public func insert(_ item: JSONObject, table: String) async throws -> JSONObject {
         try await perform({ builder throws(HTTPRemoteError) in try builder.insert(item, table: table) },
-                          { decoder, response, request in decoder.item(response, for: request) })
+                          { decoder, response, request in decoder.item(response, for: request) }, landed: { $0 })
     }
 
-    /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}` with `If-Match` from `item["version"]`; returns the server's copy.
+    /// `PATCH` (v2) or `PUT` (v3) `/tables/{table}/{id}` with `If-Match` from `item["version"]`; returns the server's copy
+    /// (also when a retry meets a 412 whose row holds what was sent, as for ``insert(_:table:)``).
     /// - Throws: like ``insert(_:table:)``; `.preconditionFailed` with the server's row on a version mismatch;
     ///   ``HTTPRemoteError/invalidVersion(table:id:)``, nothing sent, when the version is not a string that can be an
     ///   `If-Match` value (a write never goes without its precondition).
     @discardableResult
     public func update(_ item: JSONObject, table: String) async throws -> JSONObject {
         try await perform({ builder throws(HTTPRemoteError) in try builder.update(item, table: table) },
-                          { decoder, response, request in decoder.item(response, for: request) })
+                          { decoder, response, request in decoder.item(response, for: request) }, landed: { $0 })
     }
 
     /// `DELETE /tables/{table}/{id}` with `If-Match` when `version` is given.
