@@ -15,6 +15,12 @@ struct HTTPLandedWriteTests {
         return HTTPRemote(baseURL: server.baseURL, apiVersion: version, configuration: configuration)
     }
 
+    /// The `text` of the server's row a `RemoteError.conflict` carries; nil for any other error.
+    private static func conflictText(_ error: any Error) -> String? {
+        guard case RemoteError.conflict(let row) = error else { return nil }
+        return row?["text"]?.stringValue
+    }
+
     @Test(arguments: [APIVersion.v2, .v3])
     func anInsertWhoseAnswerWasLostReturnsTheRowItCreated(_ version: APIVersion) async throws {
         let server = try TableProtocolServer(version: version)
@@ -63,10 +69,7 @@ struct HTTPLandedWriteTests {
 
         await #expect {
             _ = try await remote.insert(["id": "a", "text": "mine"], table: "T")
-        } throws: { error in
-            guard case RemoteError.conflict(let row) = error else { return false }
-            return row?["text"] == "theirs"
-        }
+        } throws: { Self.conflictText($0) == "theirs" }
         #expect(server.droppedAnswers == 1)
     }
 
@@ -79,10 +82,7 @@ struct HTTPLandedWriteTests {
 
         await #expect {
             _ = try await remote.insert(["id": "a", "text": "same"], table: "T")
-        } throws: { error in
-            guard case RemoteError.conflict(let row) = error else { return false }
-            return row?["text"] == "same"
-        }
+        } throws: { Self.conflictText($0) == "same" }
         #expect(server.requests.filter { $0.hasPrefix("POST") }.count == 1)
     }
 }
