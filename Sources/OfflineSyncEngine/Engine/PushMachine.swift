@@ -139,6 +139,12 @@ struct PushMachine: Sendable {
         return .end
     }
 
+    /// The run's budget refused the request of the operation ``Action/prepare(_:markRun:)`` named: the push stops as
+    /// on cancellation, finishing the answers of the requests in flight.
+    mutating func stopForBudget() {
+        if stop == nil { stop = (.cancelled, nil) }
+    }
+
     /// Preparing operation `id` came to `step`.
     mutating func prepared(_ id: Int64, _ step: SyncContext.PreparedStep) {
         switch step {

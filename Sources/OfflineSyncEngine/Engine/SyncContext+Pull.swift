@@ -105,6 +105,11 @@ extension SyncContext {
             // disk.
             if let token = run.undurableToken { try await transaction { $0.stage([token]) } }
         } catch {
+            // Stopped by a run's budget or a background task's expiration, the pages stored so far stay: their last
+            // token is made durable, since the process may be suspended or killed next.
+            if let token = run.undurableToken, error is SyncBudget.Exhausted || Task.isCancelled {
+                try? await transaction { $0.stage([token]) }
+            }
             report(run.progress(.failed))
             // A remote that noticed the cancellation may report it as a network failure.
             if Task.isCancelled, !(error is CancellationError) { throw CancellationError() }
@@ -127,6 +132,12 @@ extension SyncContext {
                 switch machine.nextAction() {
                 case .request(let index):
                     guard let request = machine.window.request(index) else { return }
+                    guard await SyncBudget.allowsRequest() else {
+                        // Stored as a failed page: the pages before it are stored, then the pull stops.
+                        received[index] = .failure(SyncBudget.Exhausted())
+                        machine.answered(index, items: nil)
+                        continue
+                    }
                     let remoteQuery = run.remoteQuery(for: request)
                     await permits.acquire()
                     if Task.isCancelled {
@@ -135,7 +146,11 @@ extension SyncContext {
                     }
                     group.addTask {
                         let result: Result<RemotePage, any Error>
-                        do { result = .success(try await remote.read(remoteQuery)) } catch { result = .failure(error) }
+                        do {
+                            result = .success(try await SyncBudget.timing { try await remote.read(remoteQuery) })
+                        } catch {
+                            result = .failure(error)
+                        }
                         await permits.release()
                         return (index, result)
                     }
@@ -177,6 +192,7 @@ extension SyncContext {
                                             filter: run.query.filter, skippingHeld: readAgain)
             run.undurableToken = saved ?? run.undurableToken
         }
+        if !items.isEmpty { await SyncBudget.current?.recordsPulled(items.count) }
         report(run.progress(.advanced))
         return step
     }

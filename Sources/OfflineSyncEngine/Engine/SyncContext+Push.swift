@@ -68,28 +68,38 @@ extension SyncContext {
         let total = machine.total
         report(SyncProgress(activity: .push, phase: .started, completed: 0, total: total, pages: 0))
         var storeFailure: (any Error)?
+        // Within a run's budget (``SyncBudget``) an operation is marked attempted only when its request may start,
+        // and the budget is asked before each.
+        let budgeted = SyncBudget.current != nil
         defer { mirror.markedAhead.removeAll() }
         await withTaskGroup(of: (Int64, SentOperation, PreparedOperation).self) { group in
             do {
                 actions: while true {
                     switch machine.nextAction(cancelled: Task.isCancelled) {
                     case .prepare(let id, let markRun):
-                        machine.prepared(id, try await prepareToSend(id, markRun: markRun, schedule: &machine.schedule))
+                        guard await SyncBudget.allowsRequest() else {
+                            machine.stopForBudget()
+                            continue actions
+                        }
+                        let run = budgeted ? 1 : markRun
+                        machine.prepared(id, try await prepareToSend(id, markRun: run, schedule: &machine.schedule))
                     case .send(let id, let prepared, inline: true):
                         // One at a time: no child task to hand the request to and back from.
                         let started = ContinuousClock.now
-                        let (sent, updated) = await send(prepared)
+                        let (sent, updated) = await SyncBudget.timing { await send(prepared) }
                         machine.answered(id, sent, as: updated, took: ContinuousClock.now - started)
                     case .send(let id, let prepared, inline: false):
                         group.addTask {
-                            let (sent, updated) = await self.send(prepared)
+                            let (sent, updated) = await SyncBudget.timing { await self.send(prepared) }
                             return (id, sent, updated)
                         }
                     case .waitForAnswer:
                         guard let (id, sent, updated) = await group.next() else { break actions }
                         machine.answered(id, sent, as: updated)
                     case .finish(let prepared, let sent, let prepareNext):
-                        let finished = try await finish(prepared, sent, schedule: &machine.schedule, prepareNext: prepareNext)
+                        let finished = try await finish(prepared, sent, schedule: &machine.schedule,
+                                                        prepareNext: prepareNext && !budgeted)
+                        if budgeted, case .pushed = finished.finished { await SyncBudget.current?.operationPushed() }
                         machine.finished(prepared.operation.id, finished.finished, next: finished.next)
                         report(SyncProgress(activity: .push, phase: .advanced, completed: machine.done,
                                             total: max(total, machine.done), pages: 0))

@@ -14,6 +14,12 @@ import OfflineSyncStore
 /// - A sync requested while a sync runs is kept: whatever the running sync's outcome, the requested one runs as soon
 ///   as it ends (unparked, with no backoff).
 /// - While offline nothing runs; connectivity regained makes a sync due at once (when not parked).
+/// - A server's hint that tables changed makes a pull of those tables due `hintDelay` after the first hint; the hints
+///   that come meanwhile join that pull, and a sync that starts takes them all (it pulls every table). A hint during
+///   a sync or a pull makes one more pull due after it. Hints wait while parked or backing off: the next sync takes
+///   them.
+/// - While suspended nothing runs; events are kept, and a sync or pull that suspending cancelled is due again, so
+///   that resuming catches up.
 struct SyncSchedule: Sendable, Hashable {
     /// The timing rules.
     struct Timing: Sendable, Hashable {
@@ -22,6 +28,7 @@ struct SyncSchedule: Sendable, Hashable {
         var interval: Duration?
         var initialBackoff: Duration
         var maximumBackoff: Duration
+        var hintDelay: Duration
     }
 
     /// What the scheduler does next.
@@ -34,6 +41,8 @@ struct SyncSchedule: Sendable, Hashable {
         case waitForEvent
         /// Parked: ask the authentication provider for a token now.
         case askForCredentials
+        /// Pull these tables, which a server said changed (``takeHintedTables()`` takes them).
+        case pull(Set<String>)
     }
 
     let timing: Timing
@@ -42,6 +51,11 @@ struct SyncSchedule: Sendable, Hashable {
     private(set) var isReachable = true
     private(set) var isParked = false
     private(set) var isSyncing = false
+    private(set) var isSuspended = false
+    /// The tables a server said changed, not pulled since.
+    private(set) var hintedTables: Set<String> = []
+    /// When the pull of ``hintedTables`` is due.
+    private var hintDue: Duration?
     /// Failures in a row.
     private(set) var failures = 0
     /// When the sync that local writes made due is due.
@@ -66,9 +80,40 @@ struct SyncSchedule: Sendable, Hashable {
 
     /// What to do at `now`.
     func action(at now: Duration) -> Action {
-        guard isReachable, !isSyncing, let due else { return .waitForEvent }
-        guard due <= now else { return .wait(until: due) }
-        return isParked ? .askForCredentials : .sync
+        guard isReachable, !isSyncing, !isSuspended else { return .waitForEvent }
+        if let due, due <= now { return isParked ? .askForCredentials : .sync }
+        // Parked or backing off, the hints wait for the sync that ends it.
+        let hint = isParked || failures > 0 ? nil : hintDue
+        if let hint, hint <= now { return .pull(hintedTables) }
+        guard let next = [due, hint].compactMap({ $0 }).min() else { return .waitForEvent }
+        return .wait(until: next)
+    }
+
+    /// A server said `tables` changed, at `now`.
+    mutating func remoteChanged(_ tables: Set<String>, at now: Duration) {
+        guard !tables.isEmpty else { return }
+        hintedTables.formUnion(tables)
+        if hintDue == nil { hintDue = now + timing.hintDelay }
+    }
+
+    /// A pull of the hinted tables starts: it takes them; hints from now on make another pull due.
+    mutating func takeHintedTables() -> Set<String> {
+        isSyncing = true
+        defer {
+            hintedTables = []
+            hintDue = nil
+        }
+        return hintedTables
+    }
+
+    /// Nothing starts until ``resume()``.
+    mutating func suspend() {
+        isSuspended = true
+    }
+
+    /// Things start again; what is due runs.
+    mutating func resume() {
+        isSuspended = false
     }
 
     /// The provider gave no token at `now`: ask again after a longer backoff.
@@ -107,6 +152,8 @@ struct SyncSchedule: Sendable, Hashable {
         burstStart = nil
         writeDue = nil
         timerDue = nil
+        hintedTables = []
+        hintDue = nil
     }
 
     /// How a sync ended.
@@ -117,15 +164,19 @@ struct SyncSchedule: Sendable, Hashable {
         timerDue = nil
     }
 
-    /// A sync ended at `now`. Writes made during a sync that ended well keep the sync they made due; a sync requested
-    /// during it runs at once, whatever the outcome (a stop's cancellation aside).
-    mutating func syncEnded(_ outcome: Outcome, at now: Duration) {
+    /// A sync ended at `now`, or with `pulled`, the pull of those hinted tables. Writes made during a sync that ended
+    /// well keep the sync they made due; a sync requested during it runs at once, whatever the outcome (a stop's
+    /// cancellation aside). A pull that ended well changes no timer; one that failed backs off as a sync does. What
+    /// suspending cancelled is due again.
+    mutating func syncEnded(_ outcome: Outcome, at now: Duration, pulled: Set<String>? = nil) {
         isSyncing = false
         defer {
             if requestedDuringSync, outcome != .cancelled { syncRequested(at: now) }
             requestedDuringSync = false
         }
         switch outcome {
+        case .succeeded where pulled != nil:
+            failures = 0
         case .succeeded:
             failures = 0
             timerDue = timing.interval.map { now + $0 }
@@ -141,7 +192,13 @@ struct SyncSchedule: Sendable, Hashable {
             burstStart = nil
             timerDue = asksForCredentials ? now + backoff(afterFailures: failures) : nil
         case .cancelled:
-            break
+            guard isSuspended else { break }
+            if let pulled {
+                remoteChanged(pulled, at: now)
+                hintDue = now
+            } else {
+                timerDue = now
+            }
         }
     }
 

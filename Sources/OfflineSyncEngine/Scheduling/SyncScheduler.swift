@@ -40,31 +40,37 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         public var initialBackoff: Duration
         /// The longest wait after failures.
         public var maximumBackoff: Duration
+        /// How long after a server's first hint (``SyncScheduler/remoteChanged(tables:)``) its tables are pulled: the
+        /// hints that come meanwhile join that pull.
+        public var hintDelay: Duration
 
         /// Creates a configuration.
         public init(steps: [Step], debounce: Duration = .seconds(2), maximumDelay: Duration = .seconds(30),
                     interval: Duration? = .seconds(300), initialBackoff: Duration = .seconds(5),
-                    maximumBackoff: Duration = .seconds(300)) {
+                    maximumBackoff: Duration = .seconds(300), hintDelay: Duration = .seconds(1)) {
             self.steps = steps
             self.debounce = debounce
             self.maximumDelay = maximumDelay
             self.interval = interval
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
+            self.hintDelay = hintDelay
         }
     }
 
-    private let context: SyncContext
-    private let configuration: Configuration
+    let context: SyncContext
+    let configuration: Configuration
     private let connectivity: (any ConnectivityMonitor)?
     private let authentication: (any AuthenticationProvider)?
-    private let clock: C
-    private let origin: C.Instant
+    let clock: C
+    let origin: C.Instant
     private var schedule: SyncSchedule
     private var loop: Task<Void, Never>?
     private var watchers: [Task<Void, Never>] = []
     private var wake: CheckedContinuation<Void, Never>?
     private var timer: Task<Void, Never>?
+    /// The sync or hinted pull the loop runs now, which ``suspend()`` cancels.
+    private var current: Task<Void, Never>?
 
     /// Creates a stopped scheduler of `context` on `clock`.
     /// - Parameters:
@@ -94,7 +100,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     private static func timing(_ configuration: Configuration) -> SyncSchedule.Timing {
         SyncSchedule.Timing(debounce: configuration.debounce, maximumDelay: configuration.maximumDelay,
                             interval: configuration.interval, initialBackoff: configuration.initialBackoff,
-                            maximumBackoff: configuration.maximumBackoff)
+                            maximumBackoff: configuration.maximumBackoff, hintDelay: configuration.hintDelay)
     }
 
     /// Whether the scheduler runs.
@@ -105,6 +111,10 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     public var isReachable: Bool { schedule.isReachable }
     /// Failures in a row.
     public var consecutiveFailures: Int { schedule.failures }
+    /// Whether ``suspend()`` was called and ``resume()`` was not since.
+    public var isSuspended: Bool { schedule.isSuspended }
+    /// The tables a server said changed (``remoteChanged(tables:)``) whose pull has not started yet.
+    var hintedTables: Set<String> { schedule.hintedTables }
     /// Whether ``stop()`` was called and waits for a running sync to end.
     var isStopping: Bool { loop?.isCancelled == true }
     /// When the next sync is due, as time on the clock since the scheduler was created; nil: none is.
@@ -125,7 +135,9 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     /// Starts syncing: a first sync at once, then as the configuration says. Does nothing when running.
     public func start() {
         guard loop == nil else { return }
+        let suspended = schedule.isSuspended
         schedule = Self.schedule(configuration, asksForCredentials: authentication != nil, start: elapsed)
+        if suspended { schedule.suspend() }
         // Every committed local write, also one collapsed into a queued operation (the queue's length stays).
         let writes = context.localWriteUpdates()
         watchers.append(Task { [weak self] in
@@ -161,7 +173,43 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         wakeUp()
     }
 
-    private var elapsed: Duration { origin.duration(to: clock.now) }
+    /// A server said these tables changed (a silent push, a socket message): the pull steps of those tables run
+    /// ``Configuration/hintDelay`` after the first such hint, once for all the hints meanwhile; a hint during a
+    /// sync or pull of the table makes one more pull after it. A table that no step pulls is ignored. While stopped,
+    /// suspended, offline, parked or backing off the hint waits: the next sync pulls every table.
+    public func remoteChanged(tables: Set<String>) {
+        schedule.remoteChanged(tables.intersection(pulledTables), at: elapsed)
+        wakeUp()
+    }
+
+    /// Suspends syncing (the app went to the background without a background task): a running sync or hinted pull
+    /// is cancelled, as ``stop()`` cancels it, and this returns once it ended; nothing starts until ``resume()``.
+    /// Writes, hints and requests meanwhile are kept, and what the suspension cancelled is due again.
+    /// ``runOnce(budget:)`` runs while suspended (it is what a background task calls).
+    public func suspend() async {
+        schedule.suspend()
+        guard let current else { return }
+        current.cancel()
+        await current.value
+    }
+
+    /// Resumes syncing after ``suspend()``: what became due meanwhile (writes, the interval, hints, a request, the
+    /// sync the suspension cancelled) runs at once.
+    public func resume() {
+        schedule.resume()
+        wakeUp()
+    }
+
+    /// The tables that some step pulls.
+    private var pulledTables: Set<String> {
+        Set(configuration.steps.compactMap { step in
+            if case .pull(let table, _, _, _) = step { return table }
+            return nil
+        })
+    }
+
+    /// The time now on the clock, since the scheduler was created.
+    var elapsed: Duration { origin.duration(to: clock.now) }
 
     private func localWrite() {
         schedule.localWrite(at: elapsed)
@@ -176,13 +224,38 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
     private func run() async {
         while !Task.isCancelled {
             switch schedule.action(at: elapsed) {
-            case .sync: await sync()
+            case .sync: await carryOut { await $0.sync() }
+            case .pull: await carryOut { await $0.pullHintedTables() }
             case .askForCredentials: await askForCredentials()
             case .wait(let deadline): await waitForEvent(until: deadline)
             case .waitForEvent: await waitForEvent(until: nil)
             }
         }
         loopsEnded += 1
+    }
+
+    /// Runs `work` in a task of its own, which ``suspend()`` may cancel without ending the loop, and ``stop()``
+    /// cancels with the loop.
+    private func carryOut(_ work: @escaping @Sendable (isolated SyncScheduler) async -> Void) async {
+        let task = Task { await work(self) }
+        current = task
+        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        current = nil
+    }
+
+    /// Runs the pull steps of the tables a server said changed, and tells the schedule how they ended.
+    private func pullHintedTables() async {
+        let tables = schedule.takeHintedTables()
+        let outcome: SyncSchedule.Outcome
+        do {
+            for step in configuration.steps {
+                if case .pull(let table, _, _, _) = step, tables.contains(table) { try await run(step) }
+            }
+            outcome = .succeeded
+        } catch {
+            outcome = Self.outcome(of: error)
+        }
+        schedule.syncEnded(outcome, at: elapsed, pulled: tables)
     }
 
     /// Runs the steps in order and tells the schedule how they ended.
@@ -210,7 +283,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         }
     }
 
-    private func run(_ step: Step) async throws {
+    func run(_ step: Step) async throws {
         switch step {
         case .push: try await context.push()
         case .pushTables(let tables): try await context.push(tables: tables)
@@ -219,7 +292,7 @@ public actor SyncScheduler<C: Clock> where C.Duration == Duration {
         }
     }
 
-    private static func outcome(of error: any Error) -> SyncSchedule.Outcome {
+    static func outcome(of error: any Error) -> SyncSchedule.Outcome {
         if Task.isCancelled { return .cancelled }
         switch error {
         case let push as PushError where push.reason == .unauthorized: return .unauthorized

@@ -9,10 +9,11 @@ import OfflineSync
 /// The scheduler's decisions as a pure value, with exact times.
 struct SyncScheduleTests {
     static let timing = SyncSchedule.Timing(debounce: .seconds(2), maximumDelay: .seconds(10), interval: .seconds(60),
-                                            initialBackoff: .seconds(5), maximumBackoff: .seconds(30))
+                                            initialBackoff: .seconds(5), maximumBackoff: .seconds(30),
+                                            hintDelay: .seconds(1))
 
     /// A schedule whose first sync ran at 0 and ended well.
-    private func idle() -> SyncSchedule {
+    static func idle() -> SyncSchedule {
         var schedule = SyncSchedule(timing: Self.timing, start: .zero)
         #expect(schedule.action(at: .zero) == .sync)
         schedule.syncStarted()
@@ -21,13 +22,13 @@ struct SyncScheduleTests {
     }
 
     @Test func aSyncIsDueAtStartThenAfterTheInterval() {
-        let schedule = idle()
+        let schedule = Self.idle()
         #expect(schedule.action(at: .seconds(1)) == .wait(until: .seconds(60)))
         #expect(schedule.action(at: .seconds(60)) == .sync)
     }
 
     @Test func writesAreDebouncedButABurstWaitsNoLongerThanTheMaximumDelay() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.localWrite(at: .seconds(1))
         #expect(schedule.action(at: .seconds(1)) == .wait(until: .seconds(3)))
         schedule.localWrite(at: .seconds(2))
@@ -39,7 +40,7 @@ struct SyncScheduleTests {
     }
 
     @Test func aWriteDuringASyncMakesTheNextOneDue() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.localWrite(at: .seconds(1))
         schedule.syncStarted()
         #expect(schedule.action(at: .seconds(3)) == .waitForEvent)
@@ -49,7 +50,7 @@ struct SyncScheduleTests {
     }
 
     @Test func failuresBackOffDoublingUpToTheMaximumAndASuccessResetsThem() {
-        var schedule = idle()
+        var schedule = Self.idle()
         var now = Duration.seconds(60)
         var waits: [Duration] = []
         for _ in 0..<5 {
@@ -69,7 +70,7 @@ struct SyncScheduleTests {
     }
 
     @Test func unauthorizedParksUntilASyncIsRequested() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.syncStarted()
         schedule.syncEnded(.unauthorized, at: .seconds(1))
         #expect(schedule.isParked)
@@ -80,7 +81,7 @@ struct SyncScheduleTests {
     }
 
     @Test func parkedWithAProviderItAsksForATokenAfterEachBackoff() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.asksForCredentials = true
         schedule.syncStarted()
         schedule.syncEnded(.unauthorized, at: .seconds(1))
@@ -93,7 +94,7 @@ struct SyncScheduleTests {
     }
 
     @Test func aSyncRequestedDuringASyncThatEndsUnauthorizedRunsOnceItEnds() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.syncStarted()
         schedule.syncRequested(at: .seconds(1))     // the user signed in again while the sync ran
         schedule.syncEnded(.unauthorized, at: .seconds(2))
@@ -102,7 +103,7 @@ struct SyncScheduleTests {
 
     @Test func aSyncRequestedDuringASyncThatEndsWellOrFailsRunsOnceItEnds() {
         for outcome in [SyncSchedule.Outcome.succeeded, .failed] {
-            var schedule = idle()
+            var schedule = Self.idle()
             schedule.syncStarted()
             schedule.syncRequested(at: .seconds(1))
             schedule.syncEnded(outcome, at: .seconds(2))
@@ -114,7 +115,7 @@ struct SyncScheduleTests {
     }
 
     @Test func parkedWithoutAProviderRegainingConnectivitySchedulesNothing() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.syncStarted()
         schedule.syncEnded(.unauthorized, at: .seconds(1))
         schedule.reachability(false, at: .seconds(2))
@@ -123,7 +124,7 @@ struct SyncScheduleTests {
     }
 
     @Test func parkedWithAProviderRegainingConnectivityKeepsTheBackoff() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.asksForCredentials = true
         schedule.syncStarted()
         schedule.syncEnded(.unauthorized, at: .seconds(1))
@@ -133,7 +134,7 @@ struct SyncScheduleTests {
     }
 
     @Test func nothingRunsOfflineAndRegainingConnectivitySyncsAtOnce() {
-        var schedule = idle()
+        var schedule = Self.idle()
         schedule.reachability(false, at: .seconds(1))
         schedule.localWrite(at: .seconds(2))
         #expect(schedule.action(at: .seconds(100)) == .waitForEvent)
