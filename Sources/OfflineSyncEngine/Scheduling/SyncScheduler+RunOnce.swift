@@ -1,3 +1,4 @@
+import OfflineSyncCore
 extension SyncScheduler {
     /// Runs the configured steps once, in order, within `budget` (a background task's time), and reports how far it
     /// came.
@@ -35,12 +36,18 @@ extension SyncScheduler {
         var report = SyncRunReport(completedSteps: completed, remainingSteps: steps.count - completed,
                                    pushedOperations: await ledger.pushed, pulledRecords: await ledger.pulled)
         if let failure {
-            if await ledger.refused || Task.isCancelled {
+            if await ledger.refused || Task.isCancelled, Self.isStop(failure) {
                 report.stoppedByBudget = true
             } else {
                 report.failure = failure
             }
         }
         return report
+    }
+
+    /// Whether `error` is how a push or pull ends when its budget or its task stopped it.
+    private static func isStop(_ error: any Error) -> Bool {
+        if let push = error as? PushError { return push.reason == .cancelled }
+        return error is SyncBudget.Exhausted || error is CancellationError
     }
 }
