@@ -1,12 +1,12 @@
 import Foundation
 
-/// `offline-sync bench`: the store benchmark (D0, W1 to W7), observed writes (O1), local updates (U1), the sync workloads (S1 to S4) and the JSON codec
+/// `offline-sync bench`: the store benchmark (D0, W1 to W7), observed writes (O1), local updates (U1), the sync workloads (S1 to S4, P1) and the JSON codec
 /// benchmark (J1, J2). Figures go to standard output, progress and errors to standard error.
 enum BenchCommand {
     /// The command's name and summary for `offline-sync --help`; its options are parsed by ``BenchOptions``.
     static let spec = CommandSpec(
         name: "bench",
-        summary: "Measures the journal store (workloads D0, W1 to W7, O1, U1, S1 to S4) or the JSON codecs.")
+        summary: "Measures the journal store (workloads D0, W1 to W7, O1, U1, S1 to S4, P1) or the JSON codecs.")
 
     /// The store under test: every workload reaches `JournalDataSource` through this one factory
     /// (`InMemoryBenchStoreFactory` exists for the bench's own tests).

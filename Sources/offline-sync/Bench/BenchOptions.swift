@@ -6,7 +6,8 @@ struct BenchOptions: Sendable, Equatable {
     enum Suite: String, Sendable {
         /// D0 and W1 to W7, the store benchmark compare.sh reads.
         case store
-        /// S1 to S4 alone: pull and push through `SyncContext`, S3 and S4 at 50 ms a request (they also end the store suite).
+        /// S1 to S4, P1 and A1 alone: pull and push through `SyncContext`, S3, S4, P1 and A1 at 50 ms a request (they
+        /// also end the store suite).
         case sync
         /// J1 and J2: JSON reading and writing, OfflineSync's own reader and writer against Foundation's.
         case json
@@ -52,7 +53,8 @@ struct BenchOptions: Sendable, Equatable {
           --dir PATH      put the workloads' data under PATH (default: a new directory in the temp dir)
           --keep          leave the data behind
           --suite NAME    store (default): D0, W1-W8 with W1t, W5t, W6t, then O1 (observed writes), U1 (local updates), S1-S4 (sync),
-                          A1 (attachments); sync: S1-S4 and A1 alone (S3, S4, A1 at 50 ms a request); json: J1, J2;
+                          P1 (runs within a budget), A1 (attachments); sync: S1-S4, P1 and A1 alone (S3, S4, P1, A1 at
+                          50 ms a request); json: J1, J2;
                           open: W3 to fill the store, then W4, W8 and W7 alone;
                           reads: W3 to fill the store, then W6 and W7 alone;
                           queries: W3 to fill the store, then W5 and the query shapes beside it alone;
@@ -132,6 +134,8 @@ struct BenchSizes: Sendable, Equatable {
     let networkPushOperations, networkPullRecords: Int
     /// Files of 256 KiB A1 uploads and downloads.
     let attachmentFiles: Int
+    /// Budgeted runs P1 makes; the worst overrun is reported.
+    let budgetRuns: Int
     /// Records parsed and written by J1 and J2.
     let jsonRecords: Int
     /// Times each JSON codec runs; the median is reported.
@@ -162,6 +166,7 @@ struct BenchSizes: Sendable, Equatable {
         networkPushOperations = max(1000 / divisor, 8)
         networkPullRecords = max(20_000 / divisor, 50)
         attachmentFiles = max(200 / divisor, 1)
+        budgetRuns = max(10 / divisor, 1)
         jsonRecords = 100_000 / divisor
         jsonRepeats = 3
     }

@@ -52,6 +52,7 @@ struct BenchRunner {
             try await runSyncPush()
             try await runNetworkPush()
             try await runNetworkPull()
+            try await runBudgetedRuns()
             try await runAttachments()
         case .attachments: try await runAttachments()
         case .encryption: try await runEncryptionSuite()
@@ -69,11 +70,11 @@ struct BenchRunner {
     }
 
     /// D0 and W1 to W8, in the store benchmark's order (W1t after W1, W5t and W6t after W6 on W6's store, the query
-    /// shapes beside W5 after them), then O1 (observed writes), U1 (local updates), the sync workloads S1 to S4 and A1
-    /// (attachments).
+    /// shapes beside W5 after them), then O1 (observed writes), U1 (local updates), the sync workloads S1 to S4, P1
+    /// (runs within a budget) and A1 (attachments).
     func runStoreSuite() async throws {
         log("offline-sync bench: \(factory.name), \(options.quick ? "quick" : "full") sizes, \(sizes.bulkRecords) records in W3, data under \(root.path)")
-        let total = 20
+        let total = 21
         var done = 0
         func step(_ name: String) {
             progress?.label = "bench \(name)"
@@ -120,6 +121,8 @@ struct BenchRunner {
         try await runNetworkPush()
         step("S4 pull over a network")
         try await runNetworkPull()
+        step("P1 runs within a budget")
+        try await runBudgetedRuns()
         step("A1 attachments over a network")
         try await runAttachments()
         progress?.label = "bench"
@@ -208,7 +211,7 @@ struct BenchRunner {
         if ownsRoot {
             try? FileManager.default.removeItem(at: root)
         } else {
-            for name in ["d0", "w1", "w1t", "w1u", "w2", "w3", "s1", "s2", "s3", "s4"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
+            for name in ["d0", "w1", "w1t", "w1u", "w2", "w3", "s1", "s2", "s3", "s4", "p1"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
         }
     }
 }

@@ -19,7 +19,7 @@ struct BenchRunTests {
         "s1_pull_records_per_s": "records/s", "s1_pull_cpu_us_per_record": "us", "s2_push_ops_per_s": "ops/s",
         "s2_push_cpu_us_per_op": "us",
         "s3_push_s": "s", "s3_one_at_a_time_s": "s", "s3_speedup": "x",
-        "s4_pull_s": "s", "s4_one_at_a_time_s": "s", "s4_speedup": "x",
+        "s4_pull_s": "s", "s4_one_at_a_time_s": "s", "s4_speedup": "x", "p1_budget_overrun_ms": "ms",
         "a1_upload_s": "s", "a1_download_s": "s", "a1_one_at_a_time_s": "s", "a1_upload_speedup": "x", "a1_download_speedup": "x",
         "o1_unobserved_write_us": "us", "o1_observed_write_us": "us", "o1_settle_ms": "ms", "u1_update_us": "us",
         "w5_day_range_us": "us", "w5_priority_newest_us": "us", "w5_newest_us": "us", "w5_last_week_us": "us",
