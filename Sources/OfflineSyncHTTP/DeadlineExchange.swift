@@ -20,13 +20,14 @@ import FoundationNetworking
 /// arrive whole long after the deadline.
 ///
 /// With `maximumBytes` the exchange is bounded: the answer's body is counted as it arrives by a
-/// ``ResponseBodyLimit`` (a task delegate, so any session works) and the transfer is cancelled once it passes the
-/// bound, with ``ResponseBodyLimit/Exceeded``; a body that arrived whole is checked again. A task delegate needs
-/// `data(for:delegate:)`, whose cancellation is the deadlock above, so it runs in a task of its own that is never
-/// cancelled: the deadline and the caller's cancellation end the transfer through the limit instead (at once once it
-/// has started, else at its first answer). On Linux the answer is also delivered by the limit itself when the
-/// transfer completes, from the session's queue, so that a busy cooperative pool (where that task resumes) cannot
-/// hold an answer that arrived in time past the deadline.
+/// ``ResponseBodyLimit``, the data task's own delegate, which cancels the transfer once it passes the bound
+/// (``ResponseBodyLimit/Exceeded``); a body that arrived whole is checked again. On Linux the task starts on the
+/// caller's thread and its answer comes from the session's queue, so a busy cooperative pool (a whole test suite on
+/// two cores) can delay neither the request's start nor its answer past the deadline: an exchange started from a
+/// task of its own waited for a pool thread, at times longer than the deadline, and the request never left. On
+/// Apple platforms, whose data tasks show their body to a delegate only without a completion handler, the exchange
+/// is `data(for:delegate:)` in a task of its own that is never cancelled (its cancellation is the deadlock above):
+/// the deadline and the caller's cancellation end the transfer through the limit instead.
 enum DeadlineExchange {
     static func run(_ urlRequest: URLRequest, session: URLSession, timeout: Duration,
                     maximumBytes: Int? = nil) async throws -> (Data, URLResponse) {
@@ -66,19 +67,27 @@ extension DeadlineExchange {
                 outcome.whenFinished { limit.abandon() }
                 outcome.finish(.failure(URLError(.timedOut)), after: timeout)
                 #if canImport(FoundationNetworking)
-                limit.whenComplete { data, response in outcome.finish(.success((data, response))) }
-                #endif
+                // Started here, on the caller's thread, and answered from the session's queue: neither waits for a
+                // thread of the cooperative pool. (Linux's data tasks show their body to a task delegate also when
+                // a completion handler takes the answer, as its `data(for:delegate:)` does.)
+                let exchange = session.dataTask(with: urlRequest) { data, response, error in
+                    outcome.finish(limit.outcome(data: data, response: response, error: error))
+                }
+                exchange.delegate = limit
+                limit.started(exchange)
+                exchange.resume()
+                #else
+                // Apple's data tasks show their body to a delegate only without a completion handler: the exchange is
+                // `data(for:delegate:)`, in a task of its own that is never cancelled.
                 Task {
                     do {
                         let (data, response) = try await session.data(for: urlRequest, delegate: limit)
-                        guard data.count <= maximumBytes else {
-                            throw ResponseBodyLimit.Exceeded(maximumBytes: maximumBytes)
-                        }
-                        outcome.finish(.success((data, response)))
+                        outcome.finish(limit.outcome(data: data, response: response, error: nil))
                     } catch {
-                        outcome.finish(.failure(limit.exceeded ? ResponseBodyLimit.Exceeded(maximumBytes: maximumBytes) : error))
+                        outcome.finish(limit.outcome(data: nil, response: nil, error: error))
                     }
                 }
+                #endif
             }
         } onCancel: {
             outcome.finish(.failure(URLError(.cancelled)))

@@ -4,9 +4,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The task delegate of a bounded exchange (``DeadlineExchange``): counts an answer's body as it arrives and cancels
-/// the transfer once it passes `maximumBytes` (or announces more in `Content-Length`), so an answer that does not
-/// end never fills the memory; and ends the transfer once the exchange was given up (deadline, cancellation).
+/// The task delegate of a bounded exchange (``DeadlineExchange``): counts an answer's body as it arrives and
+/// cancels the transfer once it passes `maximumBytes` (or announces more in `Content-Length`), so an answer that
+/// does not end never fills the memory; and ends the transfer once the exchange was given up (deadline,
+/// cancellation).
 ///
 /// A task delegate takes the session delegate's place for the methods it implements (on Linux, for all of them), so
 /// redirects and authentication challenges are handed to the session's delegate as they would be without it: a
@@ -26,12 +27,6 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
     private var task: URLSessionTask?
     private var abandoned = false
     private var passed = false
-    #if canImport(FoundationNetworking)
-    private var body = Data()
-    private var response: URLResponse?
-    private var completion: (@Sendable (Data, URLResponse) -> Void)?
-    private var delivered = false
-    #endif
 
     /// A limit of `maximumBytes` for one exchange through `session`.
     init(maximumBytes: Int, session: URLSession) {
@@ -46,12 +41,23 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
     func abandon() {
         let running: URLSessionTask? = lock.withLock {
             abandoned = true
-            #if canImport(FoundationNetworking)
-            if delivered { return nil }
-            #endif
             return task
         }
         if let running { DispatchQueue.global().async { running.cancel() } }
+    }
+
+    /// Records the data task this limit is the delegate of, before it starts.
+    func started(_ task: URLSessionTask) {
+        lock.withLock { self.task = task }
+    }
+
+    /// How the exchange ended, given how the transfer did: ``Exceeded`` when the body passed the limit (the transfer
+    /// was cancelled for it, or a body that arrived whole is too long), else the transfer's error or answer.
+    func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<(Data, URLResponse), any Error> {
+        if exceeded || (data?.count ?? 0) > maximumBytes { return .failure(Exceeded(maximumBytes: maximumBytes)) }
+        if let error { return .failure(error) }
+        guard let response else { return .failure(URLError(.badServerResponse)) }
+        return .success((data ?? Data(), response))
     }
 
     /// Records `task` and tells whether it must end (abandoned, or past the limit with `count` more bytes).
@@ -68,39 +74,9 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
         if mustEnd(task) { task.cancel() }
     }
 
-    #if canImport(FoundationNetworking)
-    /// Calls `body` with the answer as soon as its whole body is in (as many bytes as its `Content-Length`), from the
-    /// session's delegate queue: the answer is then delivered even while the cooperative pool, where
-    /// `data(for:delegate:)` resumes, is busy (a deadline would otherwise pass for an answer already in, and a write
-    /// be sent again). An answer without a length is delivered by `data(for:delegate:)` alone. Linux only, where a
-    /// task delegate is known to see every part of the body.
-    func whenComplete(_ body: @escaping @Sendable (Data, URLResponse) -> Void) {
-        lock.withLock { completion = body }
-    }
-
-    /// The answer to deliver when the body is whole (and marks it delivered, so that ``abandon()`` leaves the
-    /// transfer to end by itself and its connection to be kept); call holding the lock.
-    private func completeAnswer() -> (@Sendable (Data, URLResponse) -> Void, Data, URLResponse)? {
-        guard !passed, !abandoned, !delivered, let response, let completion,
-              response.expectedContentLength == Int64(body.count) else { return nil }
-        delivered = true
-        return (completion, body, response)
-    }
-    #endif
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        #if canImport(FoundationNetworking)
-        lock.withLock {
-            self.response = response
-            body = Data()
-        }
-        #endif
-        let ends = mustEnd(dataTask, announced: response.expectedContentLength)
-        completionHandler(ends ? .cancel : .allow)
-        #if canImport(FoundationNetworking)
-        if !ends, let (deliver, data, response) = lock.withLock({ completeAnswer() }) { deliver(data, response) }
-        #endif
+        completionHandler(mustEnd(dataTask, announced: response.expectedContentLength) ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -108,13 +84,6 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
             dataTask.cancel()
             return
         }
-        #if canImport(FoundationNetworking)
-        let answer = lock.withLock { () -> (@Sendable (Data, URLResponse) -> Void, Data, URLResponse)? in
-            body.append(data)
-            return completeAnswer()
-        }
-        if let (deliver, data, response) = answer { deliver(data, response) }
-        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

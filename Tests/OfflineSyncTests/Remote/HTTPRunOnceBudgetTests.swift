@@ -36,14 +36,17 @@ struct HTTPRunOnceBudgetTests {
         // overrun is a benchmark figure (p1); here the bound leaves room for a loaded machine.
         #expect(first.stoppedByBudget && first.failure == nil)
         #expect(took < .seconds(3), "took \(took)")
-        #expect(first.pushedOperations == 100)
-        #expect(first.pulledRecords > 0 && first.pulledRecords < rows.count)
+        // Where the budget ended depends on the machine; what was stored is a prefix of a complete run.
+        #expect(first.pushedOperations + first.pulledRecords > 0 && first.pulledRecords < rows.count)
+        #expect(Set(server.rows("Note").keys) == Set(notes.prefix(first.pushedOperations)))
+        #expect(try await context.pendingOperations().map(\.itemId) == Array(notes.dropFirst(first.pushedOperations)))
         let held = Set(try await store.read(Query(table: "TodoItem")).items.compactMap { $0["id"]?.stringValue })
         #expect(held.count == first.pulledRecords)
         #expect(held == Set(pullOrder.prefix(held.count)))
 
         let second = await scheduler.runOnce(budget: .seconds(600))
         #expect(second.isComplete && second.failure == nil)
+        #expect(first.pushedOperations + second.pushedOperations == notes.count)
         #expect(first.pulledRecords + second.pulledRecords == rows.count)
         #expect(try await store.read(Query(table: "TodoItem", includeTotalCount: true)).totalCount == rows.count)
         #expect(Set(server.rows("Note").keys) == Set(notes))
