@@ -1,6 +1,10 @@
 #if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
 import BackgroundTasks
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs a scheduler's ``SyncScheduler/runOnce(budget:)`` in a `BGAppRefreshTask`: registers the task's launch
 /// handler, ends each task with success or failure, stops a run the system expires (its cancellation stops it at a

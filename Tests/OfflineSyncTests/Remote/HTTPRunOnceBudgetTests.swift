@@ -21,7 +21,11 @@ struct HTTPRunOnceBudgetTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try await JournalDataSource(directory: directory.store)
-        let context = SyncContext(dataSource: store, remote: HTTPRemote(baseURL: server.baseURL, apiVersion: version))
+        let slowest = LockedValue(Duration.zero)
+        var configuration = HTTPRemoteConfiguration()
+        configuration.requestHook = HTTPRequestHook { event in slowest.withLock { $0 = max($0, event.duration) } }
+        let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: version, configuration: configuration)
+        let context = SyncContext(dataSource: store, remote: remote)
         let notes = (0..<100).map { String(format: "note-%03d", $0) }
         for id in notes { try await context.table("Note").insert(["id": .string(id)]) }
         let scheduler = SyncScheduler(context: context, configuration: .init(steps: [
@@ -32,10 +36,12 @@ struct HTTPRunOnceBudgetTests {
         let first = await scheduler.runOnce(budget: .seconds(2))
         let took = start.duration(to: .now)
 
-        // Without the budget the run takes about 4 s (100 writes, 246 pages, 50 ms each, 4 in flight). The exact
-        // overrun is a benchmark figure (p1); here the bound leaves room for a loaded machine.
+        // Without the budget the run takes about 4 s (100 writes, 246 pages, 50 ms each, 4 in flight). It may pass the
+        // budget by one request's time: the slowest request of the run (a loaded machine slows them all), and a
+        // margin for the local work after the last answer. The overrun of an idle machine is a benchmark figure (P1).
         #expect(first.stoppedByBudget && first.failure == nil)
-        #expect(took < .seconds(3), "took \(took)")
+        let allowed = Duration.seconds(2) + slowest.current + .milliseconds(500)
+        #expect(took <= allowed, "took \(took), slowest request \(slowest.current)")
         // Where the budget ended depends on the machine; what was stored is a prefix of a complete run.
         #expect(first.pushedOperations + first.pulledRecords > 0 && first.pulledRecords < rows.count)
         #expect(Set(server.rows("Note").keys) == Set(notes.prefix(first.pushedOperations)))
