@@ -98,6 +98,41 @@ struct HTTPNetworkMeasurementTests {
                      "\(version)", milliseconds, (seconds[1] ?? 0) / (seconds[4] ?? 1)))
     }
 
+    /// A first push of 100 queued inserts, each answer 100 ms (then 50 ms) after the server acted, in both dialects:
+    /// 4 requests in flight against one at a time, both in this run, each on a context of its own (which starts one at
+    /// a time until it finds the remote slow).
+    @Test(arguments: [APIVersion.v2, .v3], [100, 50])
+    func pushOf100InsertsWithFourInFlightAgainstOneAtATime(version: APIVersion, milliseconds: Int) async throws {
+        let records = BenchmarkRecords.generate(count: 100).map(\.object)
+        var seconds: [Int: Double] = [:]
+        for inFlight in [1, 4] {
+            let server = try TableProtocolServer(version: version, responseDelay: .milliseconds(milliseconds))
+            defer { server.stop() }
+            let timeline = RequestTimeline()
+            let remote = HTTPRemote(baseURL: server.baseURL, apiVersion: version,
+                                    configuration: HTTPRemoteConfiguration(requestHook: timeline.hook))
+            let context = SyncContext(dataSource: InMemoryDataSource(), remote: remote)
+            let table = context.table(BenchmarkRecords.table)
+            for record in records {
+                var item = record
+                item["version"] = nil
+                try await table.insert(item)
+            }
+            let start = ContinuousClock.now
+            let result = try await context.push(settings: PushSettings(maximumConcurrentRequests: inFlight))
+            let elapsed = Self.seconds(start.duration(to: .now))
+            seconds[inFlight] = elapsed
+            #expect(result.pushed == records.count)
+            #expect(server.rows(BenchmarkRecords.table).count == records.count)
+            print(String(format: "Push of 100 inserts over HTTP (%@), %d ms a request, %d in flight: %.2f s (%d requests; "
+                         + "%.2f in flight on average, at most %d at the server)", "\(version)", milliseconds, inFlight,
+                         elapsed, server.requests.count, timeline.busySeconds / elapsed, server.maximumRequestsAtOnce))
+            if ProcessInfo.processInfo.environment["OFFLINESYNC_HTTP_TIMELINE"] == "1" { timeline.print(from: start) }
+        }
+        print(String(format: "Push over HTTP (%@), %d ms a request: 4 in flight against one at a time: %.2fx",
+                     "\(version)", milliseconds, (seconds[1] ?? 0) / (seconds[4] ?? 1)))
+    }
+
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
