@@ -32,11 +32,11 @@ struct PullWindowMachine {
         case end
     }
 
-    /// The window's pages; rebased as pages are stored.
+    /// The window's pages; rebased as pages are accepted.
     private(set) var window: PullWindow
     /// How many pages past the last accepted one may be requested (answered or not) once the first page is stored.
     private let limit: Int
-    /// Whether a stored page rebases the window's later pages on its last record but one (pulls paged by key or id).
+    /// Whether an accepted page rebases the window's later pages on its last record but one (pulls paged by key or id).
     private let rebases: Bool
     private var requested = 0
     private var outstanding = 0
