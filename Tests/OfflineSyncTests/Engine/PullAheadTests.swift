@@ -62,7 +62,7 @@ struct PullAheadTests {
         #expect(try await Self.stored(ahead).count == 437)
         #expect(await probe.maximumInFlight == 4)
         if let queryId {
-            // The pages ahead are asked from the latest stored token, and at most four pages past the last stored one
+            // The pages ahead are asked from the latest accepted page, and at most four pages past the last accepted one
             // are asked for, however the answers arrive: no request skips more than the three pages before it.
             let skips = await remote.requestLog.compactMap(\.query?.skip)
             #expect((skips.max() ?? 0) <= 3 * 49, "skips: \(skips)")

@@ -58,8 +58,9 @@ struct PullWindowMachineTests {
     @Test func aFullFirstPageLetsTheNextOnesGoAheadUpToTheLimit() {
         play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.request(3)), .next(.waitForAnswer),
-            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
-            .next(.request(4)), .next(.waitForAnswer),
+            // Page 1 continues page 0: page 4 is asked for before page 1 is stored.
+            .answer(1, Self.rows(3..<7)), .next(.request(4)), .next(.store(1, overlaps: true)),
+            .stored(1, Self.rows(3..<7), full: true), .next(.waitForAnswer),
         ], on: Self.machine(limit: 3))
     }
 
@@ -68,24 +69,26 @@ struct PullWindowMachineTests {
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
             // Page 2 answers first: it waits for page 1 and keeps its place in the window.
             .answer(2, Self.rows(6..<10)), .next(.waitForAnswer),
-            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
-            .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
-            .next(.request(3)), .next(.request(4)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.request(3)), .next(.store(1, overlaps: true)),
+            .stored(1, Self.rows(3..<7), full: true),
+            .next(.request(4)), .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
+            .next(.waitForAnswer),
         ], on: Self.machine(limit: 2))
     }
 
     /// While the oldest page's answer is late, the answers after it do not let the window slide: no more than `limit`
-    /// pages past the last stored one are ever asked for, so the answers held and each request's `$skip` from the
-    /// last stored record stay bounded (a pull of 437 rows asked up to six pages past it before).
+    /// pages past the last accepted one are ever asked for, so the answers held and each request's `$skip` from the
+    /// last accepted record stay bounded (a pull of 437 rows asked up to six pages past it before).
     @Test func lateAnswerToTheOldestPageHoldsTheWindowAtTheLimit() {
         play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.request(3)), .next(.waitForAnswer),
             .answer(2, Self.rows(6..<10)), .next(.waitForAnswer),
             .answer(3, Self.rows(9..<13)), .next(.waitForAnswer), .next(.waitForAnswer),
-            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
-            .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
-            .next(.store(3, overlaps: true)), .stored(3, Self.rows(9..<13), full: true),
-            .next(.request(4)), .next(.request(5)), .next(.request(6)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.request(4)), .next(.store(1, overlaps: true)),
+            .stored(1, Self.rows(3..<7), full: true),
+            .next(.request(5)), .next(.store(2, overlaps: true)), .stored(2, Self.rows(6..<10), full: true),
+            .next(.request(6)), .next(.store(3, overlaps: true)), .stored(3, Self.rows(9..<13), full: true),
+            .next(.waitForAnswer),
         ], on: Self.machine(limit: 3))
     }
 
@@ -101,7 +104,9 @@ struct PullWindowMachineTests {
         play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
             .answer(2, nil), .next(.waitForAnswer),
-            .answer(1, Self.rows(3..<7)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<7), full: true),
+            .answer(1, Self.rows(3..<7)), .next(.request(3)), .next(.store(1, overlaps: true)),
+            .stored(1, Self.rows(3..<7), full: true),
+            // Nothing is asked past a failed page: its store throws.
             .next(.store(2, overlaps: true)),
         ], on: Self.machine(limit: 2))
     }
@@ -124,5 +129,49 @@ struct PullWindowMachineTests {
         play(Self.firstPageStoredFull + [
             .next(.request(1)), .next(.waitForAnswer),
         ], on: Self.machine(limit: 3, remaining: 7))
+    }
+
+    /// The request that keeps the window full goes out as soon as the oldest page is answered and continues the one
+    /// before, ahead of its store: storing a page never delays the next request.
+    @Test func theNextRequestGoesOutBeforeTheAnsweredPageIsStored() {
+        play(Self.firstPageStoredFull + [
+            .next(.request(1)), .next(.request(2)), .next(.request(3)), .next(.request(4)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.request(5)), .next(.store(1, overlaps: true)),
+        ], on: Self.machine(limit: 4))
+    }
+
+    @Test func aShortPageIsStoredWithoutAnyRequestPastIt() {
+        play(Self.firstPageStoredFull + [
+            .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<5)), .next(.store(1, overlaps: true)), .stored(1, Self.rows(3..<5), full: false),
+            .next(.end),
+        ], on: Self.machine(limit: 2))
+    }
+
+    @Test func aPageAskedForAfterThePageThatEndsTheWindowIsDropped() {
+        play(Self.firstPageStoredFull + [
+            .next(.request(1)), .next(.request(2)), .next(.waitForAnswer),
+            .answer(1, Self.rows(3..<7)), .next(.request(3)), .next(.store(1, overlaps: true)),
+            .stored(1, Self.rows(3..<7), full: true, endsWindow: true), .next(.end),
+        ], on: Self.machine(limit: 2))
+    }
+
+    /// A request sent before the accepted page is stored counts its `$skip` from that page: a pull by id asks for the
+    /// ids after its last record but one, `limit - 1` pages on at most, as when the page was stored first.
+    @Test func aRequestSentBeforeTheAcceptedPageIsStoredCountsItsSkipFromThatPage() {
+        let base = PullPager.Request(skip: 0, top: 4, key: nil, afterId: nil, byId: true)
+        let window = PullWindow(base: base, pageSize: 4, remaining: nil, maximumConcurrentRequests: 3)
+        var machine = PullWindowMachine(window: window, limit: 3, rebases: true)
+        #expect(machine.nextAction() == .request(0))
+        machine.answered(0, items: Self.rows(0..<4))
+        #expect(machine.nextAction() == .store(0, overlaps: false))
+        machine.continueAfterPage(full: machine.pageStored(0, items: Self.rows(0..<4)), endsWindow: false, pullHasMore: true)
+        #expect(machine.nextAction() == .request(1))
+        #expect(machine.nextAction() == .request(2))
+        #expect(machine.nextAction() == .request(3))
+        machine.answered(1, items: Self.rows(3..<7))
+        #expect(machine.nextAction() == .request(4))
+        #expect(machine.window.request(4) == PullPager.Request(skip: 6, top: 4, key: nil, afterId: "r5", byId: true))
+        #expect(machine.nextAction() == .store(1, overlaps: true))
     }
 }
