@@ -17,6 +17,18 @@ extension SyncContext {
         }
     }
 
+    /// Sends the failed operation again at the next push, as it is: clears its error, so that it counts as pending
+    /// again rather than failed (``operationErrors()`` no longer lists it); the operation keeps its place in the queue,
+    /// its content and its attempts.
+    /// - Throws: as ``cancelAndDiscard(_:)``, and ``SyncError/operationInFlight(operationId:table:itemId:)`` while a
+    ///   push is sending it.
+    public func retry(_ error: TableOperationError) async throws {
+        try await transaction { transaction in
+            let operation = try await currentOperation(for: error)
+            transaction.stage([OperationErrorStore.removing(operations: [operation.id])])
+        }
+    }
+
     /// Drops the failed operation and stores `item` locally (typically `error.serverItem`). `createdAt`,
     /// `updatedAt` and `deleted` are removed from the item; `version` is kept.
     /// - Throws: as ``cancelAndDiscard(_:)``, and ``SyncError`` when `item`'s id is not the operation's.
