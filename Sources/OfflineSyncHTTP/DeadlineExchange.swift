@@ -74,8 +74,7 @@ extension DeadlineExchange {
                     outcome.finish(limit.outcome(data: data, response: response, error: error))
                 }
                 exchange.delegate = limit
-                limit.started(exchange)
-                exchange.resume()
+                if limit.starting(exchange) { exchange.resume() } else { exchange.cancel() }
                 #else
                 // Apple's data tasks show their body to a delegate only without a completion handler: the exchange is
                 // `data(for:delegate:)`, in a task of its own that is never cancelled.

@@ -46,9 +46,13 @@ final class ResponseBodyLimit: NSObject, URLSessionDataDelegate, @unchecked Send
         if let running { DispatchQueue.global().async { running.cancel() } }
     }
 
-    /// Records the data task this limit is the delegate of, before it starts.
-    func started(_ task: URLSessionTask) {
-        lock.withLock { self.task = task }
+    /// Records the data task this limit is the delegate of, before it starts; false when the exchange was given up
+    /// already (a caller cancelled before the start), and the task must not start.
+    func starting(_ task: URLSessionTask) -> Bool {
+        lock.withLock {
+            self.task = task
+            return !abandoned
+        }
     }
 
     /// How the exchange ended, given how the transfer did: ``Exceeded`` when the body passed the limit (the transfer
