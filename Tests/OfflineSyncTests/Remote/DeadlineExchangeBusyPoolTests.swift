@@ -15,8 +15,7 @@ struct DeadlineExchangeBusyPoolTests {
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("tables/T"))
-        request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
+        let request = server.exchangeRequest(table: "T")
         // Queued before the exchange starts: they take every pool thread, this one too once it suspends.
         let busy = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
             Task.detached {

@@ -13,11 +13,7 @@ struct DeadlineExchangeCancelledStartTests {
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("tables/T"))
-        request.httpMethod = "POST"
-        request.httpBody = Data(#"{"id":"a"}"#.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
+        let request = server.exchangeRequest(table: "T", body: #"{"id":"a"}"#)
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await DeadlineExchange.run(request, session: session, timeout: .seconds(5), maximumBytes: 1 << 20)
